@@ -1,0 +1,85 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import { ManifestStore } from './manifest.ts';
+import { html } from './html.ts';
+import { mountPoint, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
+import { defaultBody, PAGES, safeNext } from './pages.ts';
+
+export type { PageContext, PageViewer } from './layout.ts';
+export { PAGES, safeNext } from './pages.ts';
+
+export interface HostPagesOptions {
+  widgetsDir: string;
+  loaderDir: string;
+  context: (req: FastifyRequest) => PageContext;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+export function renderErrorPage(reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).type(HTML).header('cache-control', 'no-store').send(renderErrorDocument(status));
+}
+
+/**
+ * The server-rendered pages: each is an HTML shell with widget mount points, the loader and
+ * the manifest of the widgets it mounts. Also serves the loader and each widget's build.
+ */
+export const hostPages = fp<HostPagesOptions>(
+  async (app: FastifyInstance, opts) => {
+    const store = new ManifestStore(opts.widgetsDir, opts.loaderDir);
+
+    await app.register(fastifyStatic, {
+      root: opts.loaderDir,
+      prefix: '/assets/',
+      cacheControl: false,
+      setHeaders: (reply) => void reply.header('cache-control', 'no-cache'),
+    });
+    app.get('/assets/favicon.svg', { schema: { hide: true } }, (_req, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+    );
+
+    app.get<{ Params: { name: string; '*': string } }>('/widgets/:name/*', { schema: { hide: true } }, (req, reply) => {
+      const { name } = req.params;
+      const file = req.params['*'];
+      if (!/^[a-z0-9-]+$/.test(name) || file.includes('..')) return renderErrorPage(reply, 404);
+      // remoteEntry.js keeps its name between builds; everything else is content-hashed.
+      const cache = file === 'remoteEntry.js' || file.endsWith('.json') || file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable';
+      return reply.header('cache-control', cache).sendFile(file, path.join(opts.widgetsDir, name, 'dist'), { cacheControl: false });
+    });
+
+    app.get('/', { schema: { hide: true } }, (req, reply) => reply.redirect(opts.context(req).viewer ? '/dashboard' : '/login'));
+
+    for (const page of PAGES) {
+      app.get(page.path, { schema: { hide: true } }, async (req, reply) => {
+        const ctx = opts.context(req);
+        if (page.access === 'guest' && ctx.viewer) return reply.redirect('/dashboard');
+        if (page.access === 'user' && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+        const result = page.render(ctx, req);
+        const widgets = [...result.widgets];
+        if (ctx.viewer && !ctx.viewer.emailConfirmed && page.access === 'user') {
+          widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
+        }
+        const slots = widgets.map(mountPoint);
+        const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
+        const overlay = slots.slice(result.widgets.length);
+        const document = renderDocument({
+          title: result.title,
+          layout: page.layout,
+          ctx,
+          body: html`${body}${overlay}`,
+          widgets,
+          manifest: await store.manifestFor(widgets.map((w) => w.name)),
+          loaderVersion: await store.loaderVersion(),
+          current: page.path,
+          banner: result.banner,
+        });
+        return reply.type(HTML).header('cache-control', 'no-store').send(document);
+      });
+    }
+  },
+  { name: 'host-pages' },
+);
+
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" rx="8" fill="#5b5bd6"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';

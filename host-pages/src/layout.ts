@@ -1,0 +1,97 @@
+import { widgetProps, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
+import { html, jsonForScript, raw, type RawHtml } from './html.ts';
+
+export interface PageViewer {
+  email: string;
+  emailConfirmed: boolean;
+  role: 'user' | 'admin';
+}
+
+/** What a page needs to know about the request, supplied by the server. */
+export interface PageContext {
+  viewer: PageViewer | null;
+  supportUrl: string;
+  payments: { sandbox: boolean; scriptUrl: string };
+}
+
+export interface WidgetMount {
+  name: WidgetName;
+  props: unknown;
+}
+
+/** A mount point for a widget; props are checked against the widget's schema as the page renders. */
+export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>): WidgetMount {
+  widgetProps[name].parse(props);
+  return { name, props };
+}
+
+export const mountPoint = (w: WidgetMount) => html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading></div>`;
+
+export interface LayoutInput {
+  title: string;
+  layout: 'auth' | 'app';
+  ctx: PageContext;
+  body: RawHtml;
+  widgets: WidgetMount[];
+  manifest: WidgetManifest;
+  loaderVersion: string;
+  current?: string;
+  banner?: RawHtml | false;
+}
+
+const NAV = [
+  { href: '/dashboard', label: 'Главная' },
+  { href: '/dashboard/user/payment', label: 'Тарифы' },
+  { href: '/dashboard/user/orders', label: 'Заказы' },
+];
+
+function header(ctx: PageContext, current: string | undefined): RawHtml {
+  if (!ctx.viewer) {
+    return html`<header class="site-header site-header--guest"><a class="brand" href="/">${raw(LOGO)}<span>Нейростудия</span></a></header>`;
+  }
+  return html`<header class="site-header">
+  <a class="brand" href="/dashboard">${raw(LOGO)}<span>Нейростудия</span></a>
+  <nav class="site-nav" aria-label="Основное меню">${NAV.map(
+    (item) => html`<a href="${item.href}"${item.href === current ? raw(' aria-current="page"') : ''}>${item.label}</a>`,
+  )}</nav>
+  <div class="site-user"><span class="site-user__email">${ctx.viewer.email}</span><a class="site-user__logout" href="/logout">Выйти</a></div>
+</header>`;
+}
+
+const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true"><rect width="28" height="28" rx="8" fill="currentColor"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+
+/** The whole HTML document of a page. */
+export function renderDocument(input: LayoutInput): string {
+  const { ctx } = input;
+  const doc = html`<!doctype html>
+<html lang="ru">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.title} — Нейростудия</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
+<script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
+<script type="module" src="/assets/loader.js?v=${input.loaderVersion}"></script>
+</head>
+<body class="layout-${input.layout}">
+${header(ctx, input.current)}
+${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}
+<main class="page page--${input.layout}">
+${input.body}
+</main>
+<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>
+</body>
+</html>`;
+  return doc.value;
+}
+
+/** A page for 404 and 500 that needs no widget. */
+export function renderErrorDocument(status: number): string {
+  const title = status === 404 ? 'Страница не найдена' : 'Произошла ошибка';
+  const text = status === 404 ? 'Такой страницы нет. Проверьте адрес или вернитесь на главную.' : 'Что-то пошло не так. Попробуйте обновить страницу чуть позже.';
+  return html`<!doctype html>
+<html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
+<link rel="stylesheet" href="/assets/loader.css"></head>
+<body class="layout-auth"><main class="page page--auth"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="/">На главную</a></div></main></body></html>`.value;
+}

@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import { html, type RawHtml } from './html.ts';
+import { mountPoint, widget, type PageContext, type WidgetMount } from './layout.ts';
+
+export type PageAccess = 'guest' | 'user' | 'any';
+
+export interface PageResult {
+  title: string;
+  widgets: WidgetMount[];
+  /** Page body around the mount points; by default the mount points one after another. */
+  body?: (slots: RawHtml[]) => RawHtml;
+  banner?: RawHtml | false;
+}
+
+export interface PageDefinition {
+  path: string;
+  access: PageAccess;
+  layout: 'auth' | 'app';
+  render: (ctx: PageContext, req: FastifyRequest) => PageResult;
+}
+
+const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
+
+/** A same-site path to return to after sign-in; anything else falls back to the dashboard. */
+export function safeNext(value: string | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || value.length > 500) return '/dashboard';
+  return value;
+}
+
+const sandboxBanner = (ctx: PageContext) =>
+  ctx.payments.sandbox && html`<strong>Тестовый режим оплаты.</strong> Платежи проходят через песочницу: деньги не списываются, используйте тестовые карты.`;
+
+export const PAGES: PageDefinition[] = [
+  {
+    path: '/login',
+    access: 'guest',
+    layout: 'auth',
+    render: (_ctx, req) => ({ title: 'Вход', widgets: [widget('auth', { mode: 'login', redirectTo: safeNext(query(req).next) })] }),
+  },
+  {
+    path: '/register',
+    access: 'guest',
+    layout: 'auth',
+    render: () => ({ title: 'Регистрация', widgets: [widget('auth', { mode: 'register', redirectTo: '/dashboard' })] }),
+  },
+  {
+    path: '/password/reset',
+    access: 'any',
+    layout: 'auth',
+    render: (_ctx, req) => ({ title: 'Восстановление пароля', widgets: [widget('password-reset-request', { email: (query(req).email ?? '').slice(0, 254) })] }),
+  },
+  {
+    path: '/password/reset/:token',
+    access: 'any',
+    layout: 'auth',
+    render: (_ctx, req) => ({
+      title: 'Новый пароль',
+      widgets: [widget('password-reset-form', { token: (req.params as { token: string }).token.slice(0, 200), email: (query(req).email ?? '').slice(0, 254) })],
+    }),
+  },
+  {
+    path: '/dashboard',
+    access: 'user',
+    layout: 'app',
+    render: (_ctx, req) => ({
+      title: 'Главная',
+      widgets: [
+        widget('welcome-notice', {}),
+        widget('dashboard', {}),
+        widget('history-button', {}),
+        widget('conversion', { payments: query(req).payments === '1' ? 1 : 0 }),
+      ],
+      body: ([welcome, dashboard, historyButton, conversion]) =>
+        html`<div class="page-head"><h1>Главная</h1>${historyButton}</div>${welcome}${dashboard}${conversion}`,
+    }),
+  },
+  {
+    path: '/dashboard/user/payment',
+    access: 'user',
+    layout: 'app',
+    render: (ctx) => ({
+      title: 'Тарифы',
+      banner: sandboxBanner(ctx),
+      widgets: [widget('tariffs', { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox })],
+      body: ([tariffs]) => html`<div class="page-head"><h1>Тарифы</h1></div>${tariffs}`,
+    }),
+  },
+  {
+    path: '/dashboard/user/orders',
+    access: 'user',
+    layout: 'app',
+    render: () => ({
+      title: 'История заказов',
+      widgets: [widget('order-history', {})],
+      body: ([orders]) => html`<div class="page-head"><h1>История заказов</h1></div>${orders}`,
+    }),
+  },
+];
+
+export const defaultBody = (slots: RawHtml[]) => html`${slots}`;
+export { mountPoint };

@@ -1,0 +1,55 @@
+import pino from 'pino';
+import { loadConfig, type Config } from './config.ts';
+import { createDb, type Db } from './db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { resolveSecrets, type Secrets } from './lib/secrets.ts';
+
+export interface Runtime {
+  config: Config;
+  db: Db;
+  databaseUrl: string;
+  secrets: Secrets;
+  log: pino.Logger;
+  close(): Promise<void>;
+}
+
+/**
+ * What every entry point needs: configuration, the database (embedded when DATABASE_URL is
+ * unset), migrations run, and seed data on an empty embedded database.
+ */
+export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}): Promise<Runtime> {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (msg) => log.info(msg));
+    databaseUrl = embedded.url;
+    log.info({ port: config.embeddedPgPort, dir: config.dataDir }, 'embedded PostgreSQL started (DATABASE_URL is not set)');
+  }
+  const db = createDb(databaseUrl, config.databasePoolSize);
+  try {
+    if (opts.migrate !== false) {
+      const applied = await migrateToLatest(db);
+      if (applied.length) log.info({ applied }, 'migrations applied');
+    }
+    if (opts.seed !== false && embedded) await seedIfEmpty(db, log);
+  } catch (err) {
+    await db.destroy();
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    config,
+    db,
+    databaseUrl,
+    secrets: resolveSecrets(config),
+    log,
+    async close() {
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}

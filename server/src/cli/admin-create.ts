@@ -1,0 +1,18 @@
+import { bootstrap } from '../bootstrap.ts';
+import { createAdmin } from '../features/accounts/admin-create.ts';
+
+const email = process.argv[2];
+if (!email) {
+  console.error('Usage: npm run admin:create -- <email>');
+  process.exit(2);
+}
+const runtime = await bootstrap({ seed: false });
+try {
+  const result = await createAdmin(runtime.db, email);
+  console.log(result.created ? `Создан администратор ${result.email}. Временный пароль: ${result.password ?? ''}` : `Пользователь ${result.email} теперь администратор.`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exitCode = 1;
+} finally {
+  await runtime.close();
+}

@@ -1,0 +1,5 @@
+import { bootstrap } from '../bootstrap.ts';
+
+const runtime = await bootstrap({ migrate: true, seed: false });
+runtime.log.info('database is migrated');
+await runtime.close();

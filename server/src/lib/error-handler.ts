@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ERROR_CODES, type ErrorCode, type ErrorEnvelope, type ErrorText } from '@app/contracts';
+import { AppError } from './app-error.ts';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
+};
+
+/** Issues of a failed schema check as the seed's per-field object (`{field: [messages]}`). */
+function fieldMessages(issues: { instancePath: string; message?: string }[]): ErrorText {
+  const fields: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = issue.instancePath.split('/').filter(Boolean)[0];
+    const message = issue.message ?? ERROR_CODES.VALIDATION.message;
+    if (!field) return message;
+    (fields[field] ??= []).includes(message) || fields[field].push(message);
+  }
+  return fields;
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, text?: ErrorText): FastifyReply {
+  const body: ErrorEnvelope = { status: 'error', text: text ?? ERROR_CODES[code].message, code };
+  return reply.code(ERROR_CODES[code].status).type('application/json; charset=utf-8').send(body);
+}
+
+/** One error handler: the seed's envelope for every failure; 5xx details stay in the log. */
+export function installErrorHandler(app: FastifyInstance, renderPageError: (req: FastifyRequest, reply: FastifyReply, status: number) => FastifyReply): void {
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) req.log.error({ err: error }, 'request failed');
+      return sendError(reply, error.code, error.text);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return sendError(reply, 'VALIDATION', fieldMessages(error.validation));
+    }
+    if (error.validation) {
+      return sendError(reply, 'VALIDATION', fieldMessages(error.validation.map((v) => ({ instancePath: v.instancePath, message: ERROR_CODES.VALIDATION.message }))));
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (mapped) return sendError(reply, mapped);
+    if (error.statusCode === 429) return sendError(reply, 'RATE_LIMITED');
+    if (isResponseSerializationError(error)) {
+      req.log.error({ err: error, issues: error.cause.issues }, 'reply does not match its contract');
+    } else {
+      req.log.error({ err: error }, 'unhandled error');
+    }
+    if (!req.url.startsWith('/api') && !req.url.startsWith('/sanctum')) return renderPageError(req, reply, 500);
+    return sendError(reply, 'INTERNAL');
+  });
+
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ max: 60, timeWindow: '1 minute' }) },
+    (req, reply) => {
+      if (req.url.startsWith('/api') || req.url.startsWith('/sanctum')) return sendError(reply, 'NOT_FOUND');
+      return renderPageError(req, reply, 404);
+    },
+  );
+}

@@ -1,0 +1,40 @@
+import { buildApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { ConfigError } from './config.ts';
+
+/** Starts the web server with workers (RUN_WORKERS) on the embedded default or DATABASE_URL. */
+async function main(): Promise<void> {
+  const runtime = await bootstrap();
+  const { config } = runtime;
+  const app = await buildApp({ ...runtime, loggerInstance: runtime.log });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    try {
+      await app.close();
+      await runtime.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { url: config.publicUrl, payments: config.cloudpayments.sandbox ? 'sandbox' : 'cloudpayments', mail: config.smtpUrl ? 'smtp' : `${config.dataDir}/mail` },
+    `Нейростудия is running at ${config.publicUrl}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

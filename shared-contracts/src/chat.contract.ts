@@ -1,0 +1,82 @@
+import { z } from './zod-ru.ts';
+import { defineRoute } from './route.ts';
+import { IdSchema } from './fields.ts';
+import { PageQuerySchema, paginated } from './envelope.ts';
+
+export const CHAT_LIMITS = { maxImages: 2, titleLength: 20, imageTypes: ['image/png', 'image/jpeg'] } as const;
+
+export const ChatListItemSchema = z.object({ id: z.number().int(), text: z.string() });
+export const ChatMessageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+  model: z.string().nullable(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const ChatModelParamSchema = z.object({ value: z.string(), label: z.string() });
+export const ChatModelSchema = z.object({
+  id: z.number().int(),
+  ai_models_id: z.number().int(),
+  name: z.string(),
+  /** `{model: {params: [...]}}` (seed §3: an object or a JSON string). */
+  setting: z.union([z.string(), z.object({ model: z.object({ params: z.array(ChatModelParamSchema) }) })]),
+});
+export type ChatModel = z.infer<typeof ChatModelSchema>;
+
+export const ChatSendFieldsSchema = z.object({
+  ai_models_id: IdSchema,
+  param: z.string().max(200).optional(),
+  message: z.string({ error: 'Введите сообщение' }).trim().min(1, 'Введите сообщение').max(20000, 'Сообщение слишком длинное'),
+  chat_id: IdSchema.optional(),
+});
+
+export const ChatSendResultSchema = z.object({
+  chat_id: z.number().int(),
+  message: z.string(),
+  model: z.string(),
+});
+
+export const chatRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/new/chat',
+    access: 'user',
+    summary: 'The user’s chats, one per page',
+    tags: ['chat'],
+    query: PageQuerySchema,
+    response: paginated(ChatListItemSchema),
+  }),
+  messages: defineRoute({
+    method: 'GET',
+    path: '/api/new/chat/:id',
+    access: 'user',
+    summary: 'Messages of one chat',
+    tags: ['chat'],
+    params: z.object({ id: IdSchema }),
+    response: z.array(ChatMessageSchema),
+  }),
+  send: defineRoute({
+    method: 'POST',
+    path: '/api/new/chat',
+    access: 'confirmed',
+    bodyType: 'multipart',
+    summary: 'Sends a message (multipart: ai_models_id, param, message, chat_id, image_example, image_example_2)',
+    tags: ['chat'],
+    body: ChatSendFieldsSchema,
+    response: ChatSendResultSchema,
+  }),
+  models: defineRoute({
+    method: 'GET',
+    path: '/api/new/chat_models',
+    access: 'user',
+    summary: 'Chat models with their parameter choices',
+    tags: ['chat'],
+    response: z.array(ChatModelSchema),
+  }),
+} as const;
+
+export const CHAT_TEXTS = {
+  requestFailed: 'Ошибка при выполнении запроса',
+  sendFailed: 'Ошибка при отправке',
+  you: 'Вы',
+} as const;

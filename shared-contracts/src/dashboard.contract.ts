@@ -1,0 +1,75 @@
+import { z } from './zod-ru.ts';
+import { defineRoute } from './route.ts';
+import { OkSchema, BalancesSchema } from './accounts.contract.ts';
+
+export const DashboardCardSchema = z.object({
+  id: z.number().int(),
+  link: z.string(),
+  icon: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+export type DashboardCard = z.infer<typeof DashboardCardSchema>;
+
+/** State of the welcome notice (seed §1, §4; PRODUCT.md "Welcome gift"). */
+export const WelcomeStateSchema = z.object({
+  /** The notice is shown until the user closes it. */
+  visible: z.boolean(),
+  gift: z.object({ words: z.number().int(), media: z.number() }),
+  channel_url: z.string(),
+  /** Deep link that ties the Telegram account to this user. */
+  bot_url: z.string(),
+  linked: z.boolean(),
+  claimed: z.boolean(),
+  /** Membership is checked against the local sandbox, not Telegram. */
+  sandbox: z.boolean(),
+});
+export type WelcomeState = z.infer<typeof WelcomeStateSchema>;
+
+export const WELCOME_GIFT = { words: 10000, media: 3 } as const;
+
+export const dashboardRoutes = {
+  cards: defineRoute({
+    method: 'GET',
+    path: '/api/new/dashboard',
+    access: 'user',
+    summary: 'News cards of the dashboard',
+    tags: ['dashboard'],
+    response: z.array(DashboardCardSchema),
+  }),
+  welcome: defineRoute({
+    method: 'GET',
+    path: '/api/new/welcome',
+    access: 'user',
+    summary: 'State of the welcome notice and its gift',
+    tags: ['dashboard'],
+    response: WelcomeStateSchema,
+  }),
+  welcomeCheck: defineRoute({
+    method: 'POST',
+    path: '/api/new/welcome/check',
+    access: 'confirmed',
+    summary: 'Checks the Telegram channel membership and grants the gift once',
+    tags: ['dashboard'],
+    response: z.object({ claimed: z.literal(true), balances: BalancesSchema }),
+  }),
+  welcomeClose: defineRoute({
+    method: 'GET',
+    path: '/api/new/nt_close',
+    access: 'user',
+    summary: 'Closes the welcome notice for good',
+    tags: ['dashboard'],
+    response: OkSchema,
+  }),
+  telegramWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/telegram/webhook',
+    access: 'public',
+    signed: true,
+    raw: true,
+    summary: 'Telegram Bot API updates (X-Telegram-Bot-Api-Secret-Token)',
+    tags: ['dashboard'],
+    body: z.record(z.string(), z.unknown()),
+    response: z.object({ ok: z.boolean() }),
+  }),
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * One registry of error codes: HTTP status and the Russian message a user sees.
+ * The server throws `AppError(code)`; widgets show `text` from the envelope.
+ */
+export const ERROR_CODES = {
+  VALIDATION: { status: 400, message: 'Проверьте правильность заполнения полей' },
+  BAD_REQUEST: { status: 400, message: 'Некорректный запрос' },
+  UNAUTHENTICATED: { status: 401, message: 'Войдите в аккаунт, чтобы продолжить' },
+  INVALID_CREDENTIALS: { status: 422, message: 'Неверный email или пароль' },
+  INSUFFICIENT_TOKENS: { status: 402, message: 'Недостаточно токенов' },
+  FORBIDDEN: { status: 403, message: 'Недостаточно прав' },
+  ACCOUNT_BLOCKED: { status: 403, message: 'Аккаунт заблокирован. Обратитесь в поддержку' },
+  EMAIL_NOT_CONFIRMED: { status: 403, message: 'Подтвердите почту, чтобы продолжить' },
+  NOT_FOUND: { status: 404, message: 'Не найдено' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Метод не поддерживается' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Неподдерживаемый формат запроса' },
+  CSRF_MISMATCH: { status: 419, message: 'Сессия устарела. Обновите страницу и попробуйте снова' },
+  EMAIL_TAKEN: { status: 422, message: 'Этот email уже зарегистрирован' },
+  EMAIL_ALREADY_CONFIRMED: { status: 422, message: 'Почта уже подтверждена' },
+  CODE_INVALID: { status: 422, message: 'Неверный код' },
+  CODE_EXPIRED: { status: 422, message: 'Срок действия кода истёк. Запросите новый код' },
+  CODE_ATTEMPTS_EXCEEDED: { status: 422, message: 'Слишком много неверных попыток. Запросите новый код' },
+  RESEND_TOO_SOON: { status: 429, message: 'Новый код можно запросить через минуту' },
+  RESET_TOKEN_INVALID: { status: 422, message: 'Ссылка для сброса пароля недействительна или устарела' },
+  TARIFF_NOT_FOUND: { status: 404, message: 'Тариф не найден' },
+  TARIFF_NOT_AVAILABLE: { status: 422, message: 'Этот тариф недоступен' },
+  SUBSCRIPTION_REQUIRED: { status: 422, message: 'Покупка пакетов доступна только при активной подписке' },
+  SUBSCRIPTION_NOT_FOUND: { status: 422, message: 'У вас нет активной подписки' },
+  SUBSCRIPTION_ALREADY_ACTIVE: { status: 422, message: 'Этот тариф уже подключён' },
+  SUBSCRIPTION_CANCELLED: { status: 422, message: 'Подписка отменена: пополнение токенов недоступно до конца периода' },
+  PAYMENT_PROVIDER_ERROR: { status: 502, message: 'Платёжный сервис недоступен. Попробуйте позже' },
+  TELEGRAM_NOT_LINKED: { status: 422, message: 'Сначала откройте нашего бота в Telegram' },
+  TELEGRAM_NOT_MEMBER: { status: 422, message: 'Вы ещё не подписаны на канал' },
+  TELEGRAM_UNAVAILABLE: { status: 503, message: 'Не удалось проверить подписку. Попробуйте позже' },
+  GIFT_ALREADY_CLAIMED: { status: 422, message: 'Подарок уже получен' },
+  RATE_LIMITED: { status: 429, message: 'Слишком много попыток. Попробуйте позже' },
+  INTERNAL: { status: 500, message: 'Произошла ошибка' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The message shown when a reply has an unknown shape (seed §8). */
+export const UNKNOWN_ERROR_MESSAGE = 'Произошла ошибка';

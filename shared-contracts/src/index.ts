@@ -1,0 +1,24 @@
+export { z } from './zod-ru.ts';
+export * from './errors.ts';
+export * from './envelope.ts';
+export * from './route.ts';
+export * from './fields.ts';
+export * from './accounts.contract.ts';
+export * from './billing.contract.ts';
+export * from './dashboard.contract.ts';
+export * from './chat.contract.ts';
+export * from './cloudpayments.protocol.ts';
+export * from './widgets.contract.ts';
+
+import { accountRoutes } from './accounts.contract.ts';
+import { billingRoutes } from './billing.contract.ts';
+import { dashboardRoutes } from './dashboard.contract.ts';
+import { chatRoutes } from './chat.contract.ts';
+
+/** Every call of the API, by feature. */
+export const routes = {
+  accounts: accountRoutes,
+  billing: billingRoutes,
+  dashboard: dashboardRoutes,
+  chat: chatRoutes,
+} as const;

@@ -1,0 +1,37 @@
+import { z } from './zod-ru.ts';
+
+/** Props each widget's `mount(el, props)` accepts; pages pass them in `data-props`. */
+export const widgetProps = {
+  auth: z.object({ mode: z.enum(['login', 'register']), redirectTo: z.string().startsWith('/').default('/dashboard') }),
+  'email-confirm': z.object({ email: z.string(), supportUrl: z.string() }),
+  'password-reset-request': z.object({ email: z.string().default('') }),
+  'password-reset-form': z.object({ token: z.string(), email: z.string() }),
+  tariffs: z.object({
+    frontend: z.boolean().default(false),
+    /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */
+    paymentScriptUrl: z.string(),
+    sandbox: z.boolean(),
+  }),
+  'order-history': z.object({}),
+  dashboard: z.object({ paymentUrl: z.string().default('/dashboard/user/payment'), historyUrl: z.string().default('/ai-history') }),
+  'history-button': z.object({ href: z.string().default('/dashboard/user/orders'), label: z.string().default('История заказов') }),
+  conversion: z.object({ payments: z.number().int() }),
+  'welcome-notice': z.object({}),
+} as const;
+
+export type WidgetName = keyof typeof widgetProps;
+export type WidgetProps<N extends WidgetName> = z.output<(typeof widgetProps)[N]>;
+export type WidgetPropsInput<N extends WidgetName> = z.input<(typeof widgetProps)[N]>;
+export const WIDGET_NAMES = Object.keys(widgetProps) as WidgetName[];
+
+/** One entry of the widget manifest the build writes and the server reads. */
+export const WidgetManifestEntrySchema = z.object({
+  name: z.string(),
+  /** URL of the remote entry, with a content hash for cache busting. */
+  entry: z.string(),
+  version: z.string(),
+  builtAt: z.string(),
+});
+export type WidgetManifestEntry = z.infer<typeof WidgetManifestEntrySchema>;
+export const WidgetManifestSchema = z.record(z.string(), WidgetManifestEntrySchema);
+export type WidgetManifest = z.infer<typeof WidgetManifestSchema>;
