@@ -14,8 +14,9 @@ interface ManifestEntry {
 type WidgetModule = { mount: (el: HTMLElement, props: unknown) => () => void };
 
 declare global {
+  // The runtime core that remotes built with `externalRuntime` look up.
+  var _FEDERATION_RUNTIME_CORE: unknown;
   interface Window {
-    __FEDERATION__?: { _FEDERATION_RUNTIME_CORE?: unknown };
     /** Resolves when every widget of the page has mounted (or failed); used by tests and benchmarks. */
     __widgetsReady?: Promise<void>;
   }
@@ -50,8 +51,7 @@ function showFailure(el: HTMLElement): void {
 
 async function boot(): Promise<void> {
   // Remotes are built with `externalRuntime`: they use this one runtime core.
-  const globalFederation = ((window as { __FEDERATION__?: Record<string, unknown> }).__FEDERATION__ ??= {});
-  globalFederation._FEDERATION_RUNTIME_CORE ??= runtimeCore;
+  globalThis._FEDERATION_RUNTIME_CORE ??= runtimeCore;
 
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));

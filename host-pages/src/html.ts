@@ -27,7 +27,7 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): RawHtml {
   let out = '';
   strings.forEach((s, i) => {
     out += s;
-    if (i < parts.length) out += renderPart(parts[i] as Part);
+    if (i < parts.length) out += renderPart(parts[i]);
   });
   return new RawHtml(out);
 }

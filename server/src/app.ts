@@ -106,7 +106,7 @@ const appPlugins = fp(
     app.decorate('jobs', jobs);
     const definitions: JobDefinition<never>[] = [
       mailJob(app),
-      defineJob({ name: 'maintenance.rate-limits', cron: '17 * * * *', handler: async () => void (await pruneRateLimits(app.db)) }),
+      defineJob({ name: 'maintenance.rate-limits', cron: '17 * * * *', handler: async () => { await pruneRateLimits(app.db); } }),
     ];
     jobs.register(definitions);
     app.addHook('onReady', () => jobs.start({ work: deps.config.runWorkers, pollingIntervalSeconds: deps.jobPollSeconds }));
@@ -120,7 +120,7 @@ const appPlugins = fp(
 );
 
 /** Every contract route, for spoofing and the route inventory test. */
-export const ALL_CONTRACTS: RouteContract[] = Object.values(contractRoutes).flatMap((group) => Object.values(group));
+export const ALL_CONTRACTS: RouteContract[] = Object.values(contractRoutes).flatMap((group) => Object.values(group) as RouteContract[]);
 
 /** Builds the whole HTTP app; `main` and the tests both call it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -129,7 +129,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    disableRequestLogging: deps.config.env === 'test',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from './database.ts';
 
 /** Seed data (plans, packages, news cards); each step inserts only what is missing. */
-export async function seed(db: Db, log: Logger): Promise<void> {
-  void db;
+export async function seed(_db: Db, log: Logger): Promise<void> {
   log.info('seed data is up to date');
 }
 

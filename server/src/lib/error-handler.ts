@@ -20,7 +20,8 @@ function fieldMessages(issues: { instancePath: string; message?: string }[]): Er
     const field = issue.instancePath.split('/').filter(Boolean)[0];
     const message = issue.message ?? ERROR_CODES.VALIDATION.message;
     if (!field) return message;
-    (fields[field] ??= []).includes(message) || fields[field].push(message);
+    const list = (fields[field] ??= []);
+    if (!list.includes(message)) list.push(message);
   }
   return fields;
 }

@@ -167,6 +167,6 @@ export async function ledgerSums(db: Executor, userId: number): Promise<RawBalan
     .groupBy('kind')
     .execute();
   const sums: RawBalances = { words: 0, media: 0 };
-  for (const row of rows) sums[row.kind] = Number(row.sum);
+  for (const row of rows) sums[row.kind] = row.sum;
   return sums;
 }

@@ -1,0 +1,53 @@
+import type { TestProject } from 'vitest/node';
+import pino from 'pino';
+import { createDb } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { Jobs } from '../../src/jobs/queue.ts';
+import { adminConnection, databaseUrl, withAdmin } from './postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    templateDb: string;
+  }
+}
+
+/**
+ * Builds one migrated template database per run (schema plus the job queue's schema);
+ * every test file then gets its own copy (`CREATE DATABASE ... TEMPLATE`), so files run
+ * in parallel against real Postgres without seeing each other's rows.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { adminUrl, embedded } = await adminConnection();
+  const template = `ns_tpl_${String(process.pid)}_${Date.now().toString(36)}`;
+  await withAdmin(adminUrl, async (client) => {
+    // Leftovers of runs that were killed.
+    const stale = await client.query<{ datname: string }>("select datname from pg_database where datname like 'ns\\_t%' and not datistemplate");
+    for (const { datname } of stale.rows) await client.query(`drop database if exists "${datname}" with (force)`).catch(() => undefined);
+    const staleTemplates = await client.query<{ datname: string }>("select datname from pg_database where datname like 'ns\\_tpl\\_%'");
+    for (const { datname } of staleTemplates.rows) {
+      await client.query(`alter database "${datname}" is_template false`).catch(() => undefined);
+      await client.query(`drop database if exists "${datname}" with (force)`).catch(() => undefined);
+    }
+    await client.query(`create database "${template}"`);
+  });
+  const url = databaseUrl(adminUrl, template);
+  const db = createDb(url, 2);
+  await migrateToLatest(db);
+  await db.destroy();
+  const jobs = new Jobs(url, pino({ level: 'silent' }));
+  await jobs.start({ work: false });
+  await jobs.stop();
+  await withAdmin(adminUrl, (client) => client.query(`alter database "${template}" is_template true`));
+
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('templateDb', template);
+
+  return async () => {
+    await withAdmin(adminUrl, async (client) => {
+      await client.query(`alter database "${template}" is_template false`);
+      await client.query(`drop database if exists "${template}" with (force)`);
+    });
+    await embedded?.stop();
+  };
+}

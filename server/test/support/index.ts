@@ -1,0 +1,3 @@
+export * from './test-app.ts';
+export * from './builders.ts';
+export * from './smtp.ts';

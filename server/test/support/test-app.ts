@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createDb, type Db } from '../../src/db/database.ts';
+import { resolveSecrets } from '../../src/lib/secrets.ts';
+import { databaseUrl, withAdmin } from './postgres.ts';
+import { TestSmtp } from './smtp.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  smtp: TestSmtp;
+  /** Set after `listen()`. */
+  baseUrl: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment for the configuration. */
+  env?: Record<string, string>;
+  /** Run the job workers (mail delivery and the rest); on by default. */
+  workers?: boolean;
+}
+
+/** A copy of the migrated template database for one test file. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `ns_t_${crypto.randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (client) => client.query(`create database "${name}" template "${inject('templateDb')}"`));
+  return {
+    url: databaseUrl(adminUrl, name),
+    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+  };
+}
+
+/** The whole app on its own database, with a real SMTP server receiving its mail. */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const smtp = new TestSmtp();
+  const smtpUrl = await smtp.start();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: '20',
+    DATA_DIR: dataDir,
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    SMTP_URL: smtpUrl,
+    PORT: '0',
+    RUN_WORKERS: opts.workers === false ? 'false' : 'true',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...opts.env,
+  });
+  const db = createDb(database.url, config.databasePoolSize);
+  const app = await buildApp({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), jobPollSeconds: 0.5 });
+  await app.ready();
+  const t: TestApp = {
+    app,
+    db,
+    config,
+    smtp,
+    baseUrl: '',
+    async listen() {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no address');
+      t.baseUrl = `http://127.0.0.1:${String(address.port)}`;
+      // Links in mail must point at this server.
+      config.publicUrl = t.baseUrl;
+      return t.baseUrl;
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+      await smtp.stop();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+export interface CallOptions {
+  method?: InjectOptions['method'];
+  url: string;
+  payload?: InjectOptions['payload'];
+  token?: string;
+  /** Send a valid CSRF cookie and header pair (anonymous and cookie-authenticated posts). */
+  csrf?: boolean;
+  headers?: Record<string, string>;
+  cookies?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/** Issues a valid XSRF cookie/header pair. */
+export async function csrfPair(app: FastifyInstance): Promise<{ cookie: string; header: string }> {
+  const res = await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
+  const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
+  if (!cookie) throw new Error('no XSRF-TOKEN cookie');
+  return { cookie: cookie.value, header: cookie.value };
+}
+
+/** One API call through `app.inject`, with bearer token and CSRF as asked. */
+export async function call(app: FastifyInstance, opts: CallOptions): Promise<LightMyRequestResponse & { body: string; data: { status?: string; json?: unknown; text?: unknown; code?: string } }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const cookies: Record<string, string> = { ...opts.cookies };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.csrf) {
+    const pair = await csrfPair(app);
+    cookies['XSRF-TOKEN'] = pair.cookie;
+    headers['x-xsrf-token'] = pair.header;
+  }
+  const res = await app.inject({
+    method: opts.method ?? 'GET',
+    url: opts.url,
+    payload: opts.payload,
+    headers,
+    cookies,
+    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
+  });
+  let data: { status?: string; json?: unknown; text?: unknown; code?: string } = {};
+  try {
+    data = res.json();
+  } catch {
+    data = {};
+  }
+  return Object.assign(res, { data });
+}

@@ -1,0 +1,40 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['server/test/**/*.test.ts', 'host-pages/src/**/*.test.ts', 'shared-contracts/src/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/test/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'widgets',
+          include: ['widgets/*/src/**/*.test.tsx', 'widgets/*/src/**/*.test.ts'],
+          environment: 'jsdom',
+          setupFiles: ['widgets/kit/test/setup.ts'],
+          testTimeout: 15_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/test/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,86 @@
+import { buildPath, UNKNOWN_ERROR_MESSAGE, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts';
+import { errorMessage, fieldErrors } from './errors.ts';
+import { getToken } from './session.ts';
+
+/** A failed call: `message` is ready to show, `fields` holds per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly text: unknown,
+  ) {
+    super(errorMessage(text));
+  }
+  get fields(): Record<string, string[]> {
+    return fieldErrors(this.text);
+  }
+}
+
+function readCookie(name: string): string | undefined {
+  const match = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
+}
+
+async function ensureCsrfCookie(force = false): Promise<string | undefined> {
+  if (!force) {
+    const existing = readCookie('XSRF-TOKEN');
+    if (existing) return existing;
+  }
+  await fetch('/sanctum/csrf-cookie', { credentials: 'same-origin' });
+  return readCookie('XSRF-TOKEN');
+}
+
+function toQuery(query: unknown): string {
+  if (!query || typeof query !== 'object') return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params.set(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+async function readEnvelope(res: Response): Promise<{ status?: unknown; json?: unknown; text?: unknown; code?: unknown }> {
+  try {
+    return (await res.json()) as { status?: unknown; json?: unknown; text?: unknown; code?: unknown };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Calls a contract route with the bearer token from browser storage. Unauthenticated posts
+ * first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
+ * Failed replies are read like normal ones: their `text` becomes the error's message.
+ */
+export async function call<R extends RouteContract>(route: R, request: RequestOf<R> = {} as RequestOf<R>): Promise<ResponseOf<R>> {
+  const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown };
+  const url = buildPath(route.path, req.params) + toQuery(req.query);
+  const send = async (forceCsrf: boolean): Promise<Response> => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (route.method !== 'GET') {
+      const xsrf = await ensureCsrfCookie(forceCsrf);
+      if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+    }
+    let body: BodyInit | undefined;
+    if (req.body instanceof FormData) {
+      body = req.body;
+    } else if (req.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    return fetch(url, { method: route.method, headers, body, credentials: 'same-origin' });
+  };
+  let res: Response;
+  try {
+    res = await send(false);
+    if (res.status === 419) res = await send(true);
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Нет соединения с сервером. Проверьте интернет и попробуйте снова');
+  }
+  const envelope = await readEnvelope(res);
+  if (envelope.status === 'success' && res.ok) return envelope.json as ResponseOf<R>;
+  throw new ApiError(res.status, typeof envelope.code === 'string' ? envelope.code : undefined, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
+}

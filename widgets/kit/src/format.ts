@@ -1,0 +1,23 @@
+const wordsFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+const mediaFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const moneyFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** Words are whole numbers: `10 000`. */
+export const formatWords = (n: number) => wordsFormat.format(n);
+/** Media tokens with one decimal (seed §9): `3,0`. */
+export const formatMedia = (n: number) => mediaFormat.format(n);
+/** Rubles: `1 490 ₽`. */
+export const formatRub = (n: number) => `${moneyFormat.format(n)} ₽`;
+/** A date in ru-RU in the browser's time zone (seed §9). */
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
+/** Russian plural: `plural(5, ['день', 'дня', 'дней'])` → `дней`. */
+export function plural(n: number, forms: readonly [string, string, string]): string {
+  const abs = Math.abs(n) % 100;
+  const last = abs % 10;
+  if (abs > 10 && abs < 20) return forms[2];
+  if (last > 1 && last < 5) return forms[1];
+  if (last === 1) return forms[0];
+  return forms[2];
+}

@@ -1,0 +1,146 @@
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export function Spinner({ label = 'Загрузка' }: { label?: string }) {
+  return <span className="spinner" role="status" aria-label={label} />;
+}
+
+type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'link';
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant;
+  busy?: boolean;
+  block?: boolean;
+  /** Looks disabled but stays clickable (to explain why). */
+  looksDisabled?: boolean;
+}
+
+/** A button with a spinner while `busy`; busy buttons ignore clicks. */
+export function Button({ variant = 'primary', busy = false, block = false, looksDisabled = false, className = '', children, disabled, type = 'button', ...rest }: ButtonProps) {
+  const classes = ['btn', `btn-${variant}`, block ? 'btn-block' : '', looksDisabled ? 'is-disabled' : '', className].filter(Boolean).join(' ');
+  return (
+    <button type={type} className={classes} disabled={disabled ?? busy} aria-busy={busy || undefined} aria-disabled={looksDisabled || undefined} {...rest}>
+      {busy && <Spinner label="Подождите" />}
+      <span className="btn__label">{children}</span>
+    </button>
+  );
+}
+
+export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  errors?: readonly string[] | undefined;
+  hint?: ReactNode;
+}
+
+/** A labelled input with its field errors under it. */
+export function Field({ label, errors, hint, id, className = '', ...input }: FieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const errorId = `${inputId}-errors`;
+  const hasErrors = Boolean(errors?.length);
+  return (
+    <div className={`field ${hasErrors ? 'field--invalid' : ''} ${className}`}>
+      <label className="field__label" htmlFor={inputId}>
+        {label}
+      </label>
+      <input id={inputId} className="field__input" aria-invalid={hasErrors || undefined} aria-describedby={hasErrors ? errorId : undefined} {...input} />
+      {hint && !hasErrors && <div className="field__hint">{hint}</div>}
+      {hasErrors && (
+        <ul className="field__errors" id={errorId}>
+          {errors?.map((e) => <li key={e}>{e}</li>)}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Alert({ tone = 'error', children }: { tone?: 'error' | 'success' | 'info' | 'warning'; children: ReactNode }) {
+  return (
+    <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+/** A list of messages (seed §8: JSON failures are shown as a list). */
+export function ErrorList({ messages }: { messages: readonly string[] }) {
+  if (!messages.length) return null;
+  if (messages.length === 1) return <Alert>{messages[0]}</Alert>;
+  return (
+    <Alert>
+      <ul className="alert__list">
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+export function Card({ children, className = '', title }: { children: ReactNode; className?: string; title?: ReactNode }) {
+  return (
+    <section className={`card ${className}`}>
+      {title && <h2 className="card__title">{title}</h2>}
+      {children}
+    </section>
+  );
+}
+
+/** A modal window: focus moves in, Escape closes, the page behind is inert. */
+export function Modal({ title, children, onClose, footer }: { title: string; children?: ReactNode; onClose: () => void; footer: ReactNode }) {
+  const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    ref.current?.querySelector<HTMLElement>('button, [href], input')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus();
+    };
+  }, [onClose]);
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} onClick={(e) => e.stopPropagation()}>
+        <h2 className="modal__title" id={titleId}>
+          {title}
+        </h2>
+        {children && <div className="modal__body">{children}</div>}
+        <div className="modal__footer">{footer}</div>
+      </div>
+    </div>
+  );
+}
+
+export function Tabs<T extends string>({ tabs, current, onChange, label }: { tabs: readonly { id: T; label: string }[]; current: T; onChange: (id: T) => void; label: string }) {
+  return (
+    <div className="tabs" role="tablist" aria-label={label}>
+      {tabs.map((tab) => (
+        <button key={tab.id} type="button" role="tab" className="tabs__tab" aria-selected={tab.id === current} onClick={() => onChange(tab.id)}>
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function Skeleton({ lines = 3 }: { lines?: number }) {
+  return (
+    <div className="skeleton" aria-busy="true" aria-label="Загрузка">
+      {Array.from({ length: lines }, (_, i) => (
+        <div key={i} className="skeleton__line" />
+      ))}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <p className="empty-state__title">{title}</p>
+      {children}
+    </div>
+  );
+}
