@@ -17,7 +17,24 @@ export const widgetProps = {
   'history-button': z.object({ href: z.string().default('/dashboard/user/orders'), label: z.string().default('История заказов') }),
   conversion: z.object({ payments: z.number().int() }),
   'welcome-notice': z.object({}),
+  /** The sandbox's stand-in for the CloudPayments payment form (opened in a frame by /sandbox/cloudpayments.js). */
+  'sandbox-checkout': z.object({
+    payment_id: z.number().int(),
+    amount: z.number(),
+    description: z.string(),
+    email: z.string(),
+    recurrent: z.boolean(),
+  }),
 } as const;
+
+/** Messages the sandbox checkout frame posts to the page that opened it. */
+export const SandboxCheckoutMessageSchema = z.object({
+  type: z.literal('sandbox-cloudpayments'),
+  status: z.enum(['success', 'fail', 'close']),
+  reason: z.string().nullable(),
+  transaction_id: z.number().int().nullable(),
+});
+export type SandboxCheckoutMessage = z.infer<typeof SandboxCheckoutMessageSchema>;
 
 export type WidgetName = keyof typeof widgetProps;
 export type WidgetProps<N extends WidgetName> = z.output<(typeof widgetProps)[N]>;
