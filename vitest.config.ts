@@ -18,7 +18,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'widgets',
-          include: ['widgets/*/src/**/*.test.tsx', 'widgets/*/src/**/*.test.ts'],
+          include: ['widgets/*/src/**/*.test.tsx', 'widgets/*/src/**/*.test.ts', 'storybook/stories.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['widgets/kit/test/setup.ts'],
           testTimeout: 15_000,
