@@ -11,6 +11,8 @@ export interface UsersTable {
   role: ColumnType<Role, Role | undefined, Role>;
   email_confirmed_at: Date | null;
   blocked_at: Date | null;
+  welcome_closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  telegram_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

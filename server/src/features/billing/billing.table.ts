@@ -1,0 +1,186 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
+type WithDefault<T> = ColumnType<T, T | undefined, T>;
+
+export interface TariffsTable {
+  id: Generated<number>;
+  name: string;
+  amount_kopecks: number;
+  first_amount_kopecks: number | null;
+  description: ColumnType<string[], string | undefined, string>;
+  subscriptions_type: number;
+  popular: WithDefault<boolean>;
+  currency_provider: WithDefault<string>;
+  words: WithDefault<number>;
+  media_tenths: WithDefault<number>;
+  trial_days: WithDefault<number>;
+  sort: WithDefault<number>;
+  active: WithDefault<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type TariffRow = Selectable<TariffsTable>;
+
+/**
+ * pending: invoice created, not paid (shown as unpaid); active: paid and auto-renewing;
+ * past_due: a renewal charge failed, CloudPayments retries; cancelled: auto-renewal off, active
+ * to period_end; expired: over; replaced: another plan was bought over it.
+ */
+export type SubscriptionStatus = 'pending' | 'active' | 'past_due' | 'cancelled' | 'expired' | 'replaced';
+export const CURRENT_STATUSES = ['active', 'past_due', 'cancelled'] as const satisfies readonly SubscriptionStatus[];
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  tariff_id: number;
+  name: string;
+  status: WithDefault<SubscriptionStatus>;
+  amount_kopecks: number;
+  first_amount_kopecks: number;
+  currency_provider: WithDefault<string>;
+  is_trial: WithDefault<boolean>;
+  paid_at: Date | null;
+  cancelled_at: Date | null;
+  period_end: Date | null;
+  ended_at: Date | null;
+  cp_subscription_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+export type InvoiceStatus = 'pending' | 'paid' | 'failed' | 'refunded';
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  user_id: number;
+  tariff_id: number;
+  subscription_id: number | null;
+  kind: 'subscription' | 'package';
+  description: string;
+  amount_kopecks: number;
+  currency: WithDefault<string>;
+  status: WithDefault<InvoiceStatus>;
+  transaction_id: number | null;
+  failure_reason: string | null;
+  paid_at: Date | null;
+  refunded_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type InvoiceRow = Selectable<InvoicesTable>;
+
+export interface AutoChargesTable {
+  id: Generated<number>;
+  user_id: number;
+  subscription_id: number;
+  name: string;
+  success: boolean;
+  amount_kopecks: number;
+  currency_provider: WithDefault<string>;
+  transaction_id: number;
+  failure_reason: string | null;
+  refunded_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SubscriptionLogTable {
+  id: Generated<number>;
+  subscription_id: number;
+  user_id: number;
+  from_status: string | null;
+  to_status: string;
+  cause: string;
+  ref: string | null;
+  created_at: CreatedAt;
+}
+
+export interface PaymentNotificationsTable {
+  id: Generated<number>;
+  kind: string;
+  idempotency_key: string;
+  transaction_id: number | null;
+  payload: ColumnType<Record<string, unknown>, string, never>;
+  result_code: number;
+  created_at: CreatedAt;
+}
+
+export interface CpSubscriptionsTable {
+  id: string;
+  account_id: string;
+  status: string;
+  amount_kopecks: number;
+  next_transaction_at: Date | null;
+  successful_transactions: WithDefault<number>;
+  failed_transactions: WithDefault<number>;
+  updated_at: UpdatedAt;
+}
+
+export interface UserCardsTable {
+  user_id: number;
+  token: string;
+  first_six: string | null;
+  last_four: string;
+  card_type: string | null;
+  updated_at: UpdatedAt;
+}
+
+export interface ConversionsTable {
+  invoice_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface SandboxSubscriptionsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  description: string;
+  amount_kopecks: number;
+  card_number: string;
+  status: string;
+  start_at: Date;
+  next_transaction_at: Date;
+  successful_transactions: WithDefault<number>;
+  failed_transactions: WithDefault<number>;
+  created_at: CreatedAt;
+}
+
+export interface DashboardCardsTable {
+  id: Generated<number>;
+  link: string;
+  icon: string;
+  name: string;
+  description: string;
+  sort: WithDefault<number>;
+  active: WithDefault<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface TelegramLinksTable {
+  code: string;
+  user_id: number;
+  created_at: CreatedAt;
+  used_at: Date | null;
+}
+
+export interface BillingTables {
+  tariffs: TariffsTable;
+  subscriptions: SubscriptionsTable;
+  invoices: InvoicesTable;
+  auto_charges: AutoChargesTable;
+  subscription_log: SubscriptionLogTable;
+  payment_notifications: PaymentNotificationsTable;
+  cp_subscriptions: CpSubscriptionsTable;
+  user_cards: UserCardsTable;
+  conversions: ConversionsTable;
+  sandbox_subscriptions: SandboxSubscriptionsTable;
+  dashboard_cards: DashboardCardsTable;
+  telegram_links: TelegramLinksTable;
+  sandbox_telegram_members: { telegram_id: number };
+  telegram_state: { key: string; value: string };
+}
