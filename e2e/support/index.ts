@@ -1,0 +1,3 @@
+export * from './browser.ts';
+export * from './pages.ts';
+export * from './harness.ts';
