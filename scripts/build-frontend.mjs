@@ -8,7 +8,8 @@ const widgetsDir = path.join(root, 'widgets');
 const only = process.argv.slice(2);
 const widgets = fs
   .readdirSync(widgetsDir)
-  .filter((name) => fs.existsSync(path.join(widgetsDir, name, 'src', 'mount.tsx')))
+  // A widget has its own vite config and a mount entry (widgets/kit has mount.tsx but is a library).
+  .filter((name) => fs.existsSync(path.join(widgetsDir, name, 'vite.config.ts')) && fs.existsSync(path.join(widgetsDir, name, 'src', 'mount.tsx')))
   .filter((name) => only.length === 0 || only.includes(name));
 
 const jobs = [
