@@ -6,3 +6,6 @@ export * from './ui.tsx';
 export * from './Pagination.tsx';
 export * from './icons.tsx';
 export * from './mount.tsx';
+export * from './load.ts';
+export * from './LoadError.tsx';
+export * from './money.ts';

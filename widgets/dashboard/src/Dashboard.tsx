@@ -1,0 +1,191 @@
+import { useCallback, useId } from 'react';
+import type { Balances, DashboardCard, UserSubscriptionStatus, WidgetProps } from '@app/contracts';
+import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatMedia, formatWords, plural, useLoad, type LoadState } from '@app/kit';
+import { dashboardApi, type DashboardApi } from './api.ts';
+
+export interface DashboardData {
+  subscription: UserSubscriptionStatus;
+  balances: Balances;
+  cards: DashboardCard[];
+}
+
+export interface DashboardViewProps {
+  state: LoadState<DashboardData>;
+  paymentUrl: string;
+  historyUrl: string;
+  onRetry: () => void;
+}
+
+const DAYS = ['день', 'дня', 'дней'] as const;
+export const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
+
+/** Subscription block (seed §4): the plan and days to renewal, or no subscription with what to do. */
+export function SubscriptionSummary({ subscription, paymentUrl }: { subscription: UserSubscriptionStatus; paymentUrl: string }) {
+  const name = subscription.subscription?.name;
+  if (subscription.status) {
+    return (
+      <div className="dashboard-sub dashboard-sub--active">
+        <p className="dashboard-sub__label">Ваш тариф</p>
+        <p className="dashboard-sub__name">{name ?? 'Подписка активна'}</p>
+        <p className="dashboard-sub__note">{subscription.days_left > 0 ? `Автопродление через ${days(subscription.days_left)}` : 'Автопродление сегодня'}</p>
+        <a className="btn btn-secondary" href={paymentUrl}>
+          Сменить тариф
+        </a>
+      </div>
+    );
+  }
+  return (
+    <div className="dashboard-sub dashboard-sub--none">
+      <p className="dashboard-sub__name">Нет активной подписки</p>
+      {subscription.days_left > 0 ? (
+        <p className="dashboard-sub__note">
+          Автопродление отключено. {name ? `Тариф «${name}» действует` : 'Подписка действует'} ещё {days(subscription.days_left)}.
+        </p>
+      ) : (
+        <p className="dashboard-sub__note">Купите подписку, чтобы каждый месяц получать слова и медиа токены.</p>
+      )}
+      <a className="btn btn-primary" href={paymentUrl}>
+        Выбрать тариф
+      </a>
+    </div>
+  );
+}
+
+export function BalanceSummary({ balances }: { balances: Balances }) {
+  return (
+    <ul className="balances">
+      <li className="balances__item">
+        <WordsIcon />
+        <span className="balances__value">{formatWords(balances.words)}</span>
+        <span className="balances__label">{plural(balances.words, ['слово', 'слова', 'слов'])}</span>
+      </li>
+      <li className="balances__item">
+        <MediaIcon />
+        <span className="balances__value">{formatMedia(balances.media)}</span>
+        <span className="balances__label">медиа токенов</span>
+      </li>
+    </ul>
+  );
+}
+
+/** A link a card may follow: same-site paths and http(s) addresses only. */
+export function safeHref(link: string): string | null {
+  const value = link.trim();
+  if (/^\/(?![/\\])/.test(value)) return value;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An icon given as an image address (same-site path, http(s) or a data: image). */
+export function iconImage(icon: string): string | null {
+  const value = icon.trim();
+  if (/^data:image\/(png|jpe?g|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/i.test(value)) return value;
+  if (/\s/.test(value)) return null;
+  return safeHref(value);
+}
+
+function NewsCard({ card }: { card: DashboardCard }) {
+  const href = safeHref(card.link);
+  const image = iconImage(card.icon);
+  const external = href !== null && !href.startsWith('/');
+  const content = (
+    <>
+      <span className="news-card__icon" aria-hidden="true">
+        {image ? <img src={image} alt="" width={40} height={40} loading="lazy" /> : card.icon}
+      </span>
+      <span className="news-card__text">
+        <span className="news-card__name">{card.name}</span>
+        <span className="news-card__description">{card.description}</span>
+      </span>
+    </>
+  );
+  return (
+    <li className="news-grid__item">
+      {href ? (
+        <a className="news-card news-card--link" href={href} target={external ? '_blank' : undefined} rel={external ? 'noopener noreferrer' : undefined}>
+          {content}
+        </a>
+      ) : (
+        <div className="news-card">{content}</div>
+      )}
+    </li>
+  );
+}
+
+function DashboardSkeleton() {
+  return (
+    <div className="dashboard" aria-busy="true">
+      <div className="dashboard__top">
+        <Card title="Подписка">
+          <Skeleton lines={3} />
+        </Card>
+        <Card title="Баланс">
+          <Skeleton lines={2} />
+        </Card>
+      </div>
+      <Card title="Новости и возможности">
+        <Skeleton lines={4} />
+      </Card>
+    </div>
+  );
+}
+
+/** The dashboard: subscription, balances and news cards, every state driven by props. */
+export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: DashboardViewProps) {
+  const newsTitleId = useId();
+  if (state.status === 'loading') return <DashboardSkeleton />;
+  if (state.status === 'error') {
+    return (
+      <Card className="dashboard-error">
+        <LoadError message={state.message} onRetry={onRetry} />
+      </Card>
+    );
+  }
+  const { subscription, balances, cards } = state.data;
+  return (
+    <div className="dashboard">
+      <div className="dashboard__top">
+        <Card title="Подписка">
+          <SubscriptionSummary subscription={subscription} paymentUrl={paymentUrl} />
+        </Card>
+        <Card title="Баланс">
+          <BalanceSummary balances={balances} />
+          <div className="dashboard__links">
+            <a href={paymentUrl}>Купить токены</a>
+            <a href={historyUrl}>История</a>
+          </div>
+        </Card>
+      </div>
+      <section className="card dashboard-news" aria-labelledby={newsTitleId}>
+        <h2 className="card__title" id={newsTitleId}>
+          Новости и возможности
+        </h2>
+        {cards.length ? (
+          <ul className="news-grid">
+            {cards.map((card) => (
+              <NewsCard key={card.id} card={card} />
+            ))}
+          </ul>
+        ) : (
+          <EmptyState title="Новостей пока нет">
+            <p>Здесь появятся новости сервиса и новые нейросети.</p>
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** Dashboard (seed §4): loads the subscription status, the balances and the news cards. */
+export function Dashboard({ paymentUrl, historyUrl, api = dashboardApi }: WidgetProps<'dashboard'> & { api?: DashboardApi }) {
+  const load = useCallback(async (): Promise<DashboardData> => {
+    const [subscription, user, cards] = await Promise.all([api.subscriptionStatus(), api.user(), api.cards()]);
+    return { subscription, balances: user.balances, cards };
+  }, [api]);
+  const { state, reload } = useLoad(load);
+  return <DashboardView state={state} paymentUrl={paymentUrl} historyUrl={historyUrl} onRetry={reload} />;
+}

@@ -1,0 +1,6 @@
+import { widgetProps } from '@app/contracts';
+import { createMount } from '@app/kit';
+import { Dashboard } from './Dashboard.tsx';
+
+/** The dashboard; props: `{paymentUrl, historyUrl}` (seed links by default). */
+export const mount = createMount(widgetProps.dashboard, Dashboard);

@@ -1,0 +1,30 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
+import { OrderHistoryView, autoChargeRow, subscriptionRow } from './OrderHistory.tsx';
+
+const noop = () => undefined;
+const record: SubscriptionRecord = { id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T09:15:00Z', updated_at: '2025-03-01T09:16:00Z' };
+const charge: AutoCharge = { id: 7, name: 'Стандарт — продление', status: true, amount: 990, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z' };
+const page = (rows: ReturnType<typeof subscriptionRow>[], lastPage = 3) => ({ status: 'ready' as const, data: { rows, lastPage } });
+
+const meta = {
+  title: 'Widgets/order-history',
+  component: OrderHistoryView,
+  args: { tab: 'subscriptions', page: 1, lastPage: 3, state: page([subscriptionRow(record)]), paymentUrl: '/dashboard/user/payment', onTabChange: noop, onPageChange: noop, onRetry: noop },
+} satisfies Meta<typeof OrderHistoryView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Loading: Story = { args: { state: { status: 'loading' }, lastPage: 1 } };
+export const SubscriptionPaid: Story = {};
+export const SubscriptionPaidAndCancelled: Story = { args: { state: page([subscriptionRow({ ...record, closed: true })]) } };
+export const SubscriptionCancelled: Story = { args: { state: page([subscriptionRow({ ...record, status: false, closed: true })]) } };
+export const SubscriptionUnpaid: Story = { args: { state: page([subscriptionRow({ ...record, status: false, name: 'Премиум', amount: 2490 })]) } };
+export const SinglePage: Story = { args: { state: page([subscriptionRow(record)], 1), lastPage: 1 } };
+export const ManyPages: Story = { args: { page: 13, lastPage: 25, state: page([subscriptionRow(record)], 25) } };
+export const NextPageLoading: Story = { args: { page: 2, lastPage: 3, state: { status: 'loading' } } };
+export const SubscriptionsEmpty: Story = { args: { state: page([], 1), lastPage: 1 } };
+export const AutoChargeSucceeded: Story = { args: { tab: 'payments', state: page([autoChargeRow(charge)]) } };
+export const AutoChargeFailed: Story = { args: { tab: 'payments', state: page([autoChargeRow({ ...charge, status: false })]) } };
+export const AutoChargesEmpty: Story = { args: { tab: 'payments', state: page([], 1), lastPage: 1 } };
+export const LoadFailed: Story = { args: { state: { status: 'error', message: 'Нет соединения с сервером. Проверьте интернет и попробуйте снова' } } };

@@ -1,0 +1,112 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
+import { ApiError, formatDate } from '@app/kit';
+import { OrderHistory } from './OrderHistory.tsx';
+import type { OrderHistoryApi } from './api.ts';
+
+const sub = (over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({ id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T12:00:00Z', updated_at: '2025-03-02T12:30:00Z', ...over });
+const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: 'Продление Стандарт', status: true, amount: 1490, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z', ...over });
+
+function fakeApi(overrides: Partial<OrderHistoryApi> = {}): OrderHistoryApi {
+  return {
+    subscriptions: vi.fn((page: number) => Promise.resolve({ data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 })),
+    autoCharges: vi.fn(() => Promise.resolve({ data: [charge()], last_page: 1 })),
+    ...overrides,
+  };
+}
+
+const panel = () => screen.getByRole('tabpanel');
+
+describe('OrderHistory', () => {
+  it('has exactly the tabs «Подписки» and «Авто списания», subscriptions first', async () => {
+    render(<OrderHistory api={fakeApi()} />);
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Подписки', 'Авто списания']);
+    expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { name: 'Тариф 1' })).toBeInTheDocument();
+  });
+
+  it('shows one record per page with amount, status and ru-RU dates', async () => {
+    const api = fakeApi();
+    render(<OrderHistory api={api} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    expect(api.subscriptions).toHaveBeenCalledWith(1);
+    expect(panel()).toHaveTextContent('990 ₽');
+    expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
+    const created = formatDate('2025-03-01T12:00:00Z');
+    expect(created).toMatch(/^01\.03\.2025/);
+    expect(within(panel()).getByText(created)).toHaveAttribute('datetime', '2025-03-01T12:00:00Z');
+    expect(within(panel()).getByText(formatDate('2025-03-02T12:30:00Z'))).toBeInTheDocument();
+  });
+
+  it('shows page buttons in chunks of 10 and moves between chunks', async () => {
+    const api = fakeApi();
+    render(<OrderHistory api={api} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    const nav = screen.getByRole('navigation', { name: 'Страницы' });
+    const numbers = () => within(nav).getAllByRole('button').map((b) => b.textContent);
+    expect(numbers()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '»']);
+    await userEvent.click(within(nav).getByRole('button', { name: 'Следующие страницы' }));
+    expect(await screen.findByRole('heading', { name: 'Тариф 11' })).toBeInTheDocument();
+    expect(api.subscriptions).toHaveBeenLastCalledWith(11);
+    expect(numbers()).toEqual(['«', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '»']);
+    expect(within(nav).getByRole('button', { name: '11' })).toHaveAttribute('aria-current', 'page');
+    await userEvent.click(within(nav).getByRole('button', { name: '14' }));
+    expect(await screen.findByRole('heading', { name: 'Тариф 14' })).toBeInTheDocument();
+  });
+
+  it.each([
+    [{ status: true, closed: false }, ['Оплачено']],
+    [{ status: false, closed: true }, ['Отменено']],
+    [{ status: false, closed: false }, ['Не оплачено']],
+    [{ status: true, closed: true }, ['Оплачено', 'Отменено']],
+  ])('subscription %o shows %o', async (flags, labels) => {
+    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [sub(flags)], last_page: 1 }) })} />);
+    const list = await screen.findByRole('list', { name: 'Статус' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(labels);
+  });
+
+  it('loads the auto-charges tab and shows «Списано» / «Не удалось списать»', async () => {
+    const autoCharges = vi.fn().mockResolvedValueOnce({ data: [charge()], last_page: 2 }).mockResolvedValueOnce({ data: [charge({ id: 10, status: false })], last_page: 2 });
+    render(<OrderHistory api={fakeApi({ autoCharges })} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
+    expect(await within(panel()).findByText('Списано')).toBeInTheDocument();
+    expect(autoCharges).toHaveBeenCalledWith(1);
+    expect(panel()).toHaveTextContent('1 490 ₽');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await within(panel()).findByText('Не удалось списать')).toBeInTheDocument();
+    expect(autoCharges).toHaveBeenLastCalledWith(2);
+  });
+
+  it('keeps each tab on its own page', async () => {
+    const api = fakeApi();
+    render(<OrderHistory api={api} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    await userEvent.click(screen.getByRole('button', { name: '3' }));
+    await screen.findByRole('heading', { name: 'Тариф 3' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
+    await within(panel()).findByText('Списано');
+    await userEvent.click(screen.getByRole('tab', { name: 'Подписки' }));
+    expect(await screen.findByRole('heading', { name: 'Тариф 3' })).toBeInTheDocument();
+  });
+
+  it('shows empty states', async () => {
+    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), autoCharges: vi.fn().mockResolvedValue({ data: [], last_page: 1 }) })} />);
+    expect(await screen.findByText('У вас пока нет подписок')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', '/dashboard/user/payment');
+    await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
+    expect(await screen.findByText('Автосписаний пока не было')).toBeInTheDocument();
+  });
+
+  it('shows a load error with the server message and retries', async () => {
+    const subscriptions = vi.fn().mockRejectedValueOnce(new ApiError(503, 'SERVICE_UNAVAILABLE', 'Сервис временно недоступен')).mockResolvedValueOnce({ data: [sub()], last_page: 1 });
+    render(<OrderHistory api={fakeApi({ subscriptions })} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Сервис временно недоступен');
+    await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
+    expect(await screen.findByRole('heading', { name: 'Стандарт' })).toBeInTheDocument();
+    expect(subscriptions).toHaveBeenCalledTimes(2);
+  });
+});

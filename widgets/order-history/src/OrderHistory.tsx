@@ -1,0 +1,167 @@
+import { useCallback, useState } from 'react';
+import { BILLING_TEXTS, type AutoCharge, type SubscriptionRecord } from '@app/contracts';
+import { Card, EmptyState, LoadError, Pagination, Skeleton, Tabs, formatAmount, formatDate, useLoad, type LoadState } from '@app/kit';
+import { orderHistoryApi, type OrderHistoryApi } from './api.ts';
+
+export type OrdersTab = 'subscriptions' | 'payments';
+
+export const ORDER_TABS: readonly { id: OrdersTab; label: string }[] = [
+  { id: 'subscriptions', label: BILLING_TEXTS.ordersTabSubscriptions },
+  { id: 'payments', label: BILLING_TEXTS.ordersTabAutoCharges },
+];
+
+export type StatusTone = 'success' | 'danger' | 'muted';
+
+/** One record as the list shows it. */
+export interface OrderRow {
+  id: number;
+  name: string;
+  amount: string;
+  statuses: { label: string; tone: StatusTone }[];
+  created_at: string;
+  updated_at: string;
+}
+
+export const ORDER_STATUS = {
+  paid: 'Оплачено',
+  cancelled: 'Отменено',
+  unpaid: 'Не оплачено',
+  charged: 'Списано',
+  chargeFailed: 'Не удалось списать',
+} as const;
+
+/** Subscription record (seed §4): paid, cancelled (closed) or unpaid; paid and later cancelled shows both. */
+export function subscriptionRow(record: SubscriptionRecord): OrderRow {
+  const statuses: OrderRow['statuses'] = [];
+  if (record.status) statuses.push({ label: ORDER_STATUS.paid, tone: 'success' });
+  if (record.closed) statuses.push({ label: ORDER_STATUS.cancelled, tone: 'muted' });
+  if (!statuses.length) statuses.push({ label: ORDER_STATUS.unpaid, tone: 'danger' });
+  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses, created_at: record.created_at, updated_at: record.updated_at };
+}
+
+export function autoChargeRow(record: AutoCharge): OrderRow {
+  const status = record.status ? { label: ORDER_STATUS.charged, tone: 'success' as const } : { label: ORDER_STATUS.chargeFailed, tone: 'danger' as const };
+  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses: [status], created_at: record.created_at, updated_at: record.updated_at };
+}
+
+export interface OrdersPage {
+  rows: OrderRow[];
+  lastPage: number;
+}
+
+export interface OrderHistoryViewProps {
+  tab: OrdersTab;
+  page: number;
+  /** Page count of the tab as last known: pagination stays in place while a page loads. */
+  lastPage: number;
+  state: LoadState<OrdersPage>;
+  paymentUrl: string;
+  onTabChange: (tab: OrdersTab) => void;
+  onPageChange: (page: number) => void;
+  onRetry: () => void;
+}
+
+function OrderRecord({ row }: { row: OrderRow }) {
+  return (
+    <article className="order-record">
+      <header className="order-record__head">
+        <h3 className="order-record__name">{row.name}</h3>
+        <span className="order-record__amount">{row.amount}</span>
+      </header>
+      <ul className="order-record__statuses" aria-label="Статус">
+        {row.statuses.map((s) => (
+          <li key={s.label} className={`status-badge status-badge--${s.tone}`}>
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      <dl className="order-record__dates">
+        <div>
+          <dt>Создано</dt>
+          <dd>
+            <time dateTime={row.created_at}>{formatDate(row.created_at)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Обновлено</dt>
+          <dd>
+            <time dateTime={row.updated_at}>{formatDate(row.updated_at)}</time>
+          </dd>
+        </div>
+      </dl>
+    </article>
+  );
+}
+
+function Empty({ tab, paymentUrl }: { tab: OrdersTab; paymentUrl: string }) {
+  if (tab === 'subscriptions') {
+    return (
+      <EmptyState title="У вас пока нет подписок">
+        <p>Оформите подписку, чтобы каждый месяц получать слова и медиа токены.</p>
+        <a className="btn btn-primary" href={paymentUrl}>
+          Выбрать тариф
+        </a>
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="Автосписаний пока не было">
+      <p>Здесь появятся ежемесячные списания за подписку.</p>
+    </EmptyState>
+  );
+}
+
+/** The two tabs of the order history, every state driven by props. */
+export function OrderHistoryView({ tab, page, lastPage, state, paymentUrl, onTabChange, onPageChange, onRetry }: OrderHistoryViewProps) {
+  const label = ORDER_TABS.find((t) => t.id === tab)?.label ?? '';
+  const pages = state.status === 'ready' ? state.data.lastPage : lastPage;
+  const hasRows = state.status !== 'ready' || state.data.rows.length > 0;
+  return (
+    <Card className="orders">
+      <Tabs tabs={ORDER_TABS} current={tab} onChange={onTabChange} label="История заказов" />
+      <div className="orders__panel" role="tabpanel" aria-label={label} aria-busy={state.status === 'loading' || undefined}>
+        {state.status === 'loading' && <Skeleton lines={4} />}
+        {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
+        {state.status === 'ready' && (state.data.rows.length ? state.data.rows.map((row) => <OrderRecord key={row.id} row={row} />) : <Empty tab={tab} paymentUrl={paymentUrl} />)}
+        {hasRows && pages > 1 && state.status !== 'error' && (
+          <>
+            <p className="orders__position">
+              Запись {page} из {pages}
+            </p>
+            <Pagination page={page} lastPage={pages} onChange={onPageChange} disabled={state.status === 'loading'} />
+          </>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+const PAYMENT_URL = '/dashboard/user/payment';
+
+/** Order history (seed §2): «Подписки» and «Авто списания», one record per page. */
+export function OrderHistory({ api = orderHistoryApi }: { api?: OrderHistoryApi }) {
+  const [tab, setTab] = useState<OrdersTab>('subscriptions');
+  const [pages, setPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1 });
+  const [lastPages, setLastPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1 });
+  const page = pages[tab];
+
+  const load = useCallback(async (): Promise<OrdersPage> => {
+    const result = tab === 'subscriptions' ? await api.subscriptions(page).then((r) => ({ rows: r.data.map(subscriptionRow), lastPage: r.last_page })) : await api.autoCharges(page).then((r) => ({ rows: r.data.map(autoChargeRow), lastPage: r.last_page }));
+    setLastPages((known) => ({ ...known, [tab]: result.lastPage }));
+    return result;
+  }, [api, tab, page]);
+  const { state, reload } = useLoad(load);
+
+  return (
+    <OrderHistoryView
+      tab={tab}
+      page={page}
+      lastPage={lastPages[tab]}
+      state={state}
+      paymentUrl={PAYMENT_URL}
+      onTabChange={setTab}
+      onPageChange={(p) => setPages((known) => ({ ...known, [tab]: p }))}
+      onRetry={reload}
+    />
+  );
+}
