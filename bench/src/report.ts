@@ -1,0 +1,69 @@
+import type { PageMeasure } from './react-copies.ts';
+import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
+
+export interface WidgetReport extends WidgetSize {
+  /** JS of this widget a page actually loaded (the build also holds its standalone dev page). */
+  loaded: (FileSize & { files: number }) | null;
+}
+
+export interface PageReport extends PageMeasure {
+  /** Every JS file the page loaded, each gzipped. */
+  js: FileSize & { files: number };
+}
+
+export interface BenchReport {
+  generatedAt: string;
+  node: string;
+  loader: LoaderSize;
+  widgets: WidgetReport[];
+  /** Widgets with sources but no build. */
+  unbuilt: string[];
+  pages: PageReport[];
+  /** The most React copies seen on one page; must be 1. */
+  reactCopies: number;
+  ok: boolean;
+  problems: string[];
+  durationMs: number;
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+export function markdown(r: BenchReport): string {
+  const lines = [
+    '# Bench report',
+    '',
+    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s). Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
+    '',
+    '## Widgets',
+    '',
+    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the build (that includes the chunks of the standalone dev page, which the site never loads). "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, ReactDOM, zod and the federation runtime come from the loader.',
+    '',
+    '| widget | version | own JS files | own JS raw | own JS gzip | loaded files | loaded gzip |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...r.widgets.map((w) => `| ${w.name} | \`${w.version}\` | ${w.files} | ${kb(w.raw)} | ${kb(w.gzip)} | ${w.loaded ? String(w.loaded.files) : '—'} | ${w.loaded ? kb(w.loaded.gzip) : '—'} |`),
+    ...(r.unbuilt.length ? ['', `Not built (no \`dist/widget.json\`): ${r.unbuilt.join(', ')}.`] : []),
+    '',
+    '## Loader',
+    '',
+    '| file | raw | gzip |',
+    '|---|---:|---:|',
+    `| loader.js | ${kb(r.loader.js.raw)} | ${kb(r.loader.js.gzip)} |`,
+    `| loader.css | ${kb(r.loader.css.raw)} | ${kb(r.loader.css.gzip)} |`,
+    '',
+    '## Pages in Chromium',
+    '',
+    'A guest opens /login, signs in through the form and lands on /dashboard. React copies = the larger of (a) the distinct `react` instances bound to the react-dom renderers that registered with a stub of the React DevTools hook and (b) the scripts that executed React module code (their calls of `Symbol.for("react.transitional.element")`, attributed by stack). Must be exactly 1 on every page.',
+    '',
+    '| page | React copies | renderers | React code ran in | widgets mounted | failed | JS files | JS gzip |',
+    '|---|---:|---:|---|---|---|---:|---:|',
+    ...r.pages.map(
+      (p) =>
+        `| ${p.path} | ${p.reactCopies} | ${p.renderers} | ${p.reactScripts.map((s) => `\`${s}\``).join(', ') || '—'} | ${p.mounted.join(', ') || '—'} | ${p.failed.join(', ') || '—'} | ${p.js.files} | ${kb(p.js.gzip)} |`,
+    ),
+    '',
+    `**Result: ${r.ok ? 'OK, one React per page' : 'FAILED'}.**`,
+    ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchBrowser } from '../../e2e/support/browser.ts';
+import { instrument, type PageMeasure } from './react-copies.ts';
+import { markdown, type BenchReport, type PageReport, type WidgetReport } from './report.ts';
+import { startServer } from './server.ts';
+import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WIDGETS_DIR = path.join(ROOT, 'widgets');
+const LOADER_DIR = path.join(ROOT, 'host-pages', 'dist');
+const REPORT_DIR = path.join(ROOT, 'bench', 'report');
+
+function ensureBuilt(): void {
+  const missing = [...(fs.existsSync(path.join(LOADER_DIR, 'loader.js')) ? [] : ['loader']), ...widgetNames(WIDGETS_DIR).filter((n) => !isBuilt(WIDGETS_DIR, n))];
+  if (!missing.length) return;
+  console.log(`not built: ${missing.join(', ')}; running npm run build`);
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) console.error('npm run build failed; measuring what is built');
+}
+
+/** Opens /login as a guest, signs in through the form and lands on /dashboard, measuring both pages. */
+async function measurePages(): Promise<PageMeasure[]> {
+  const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  try {
+    const context = await browser.newContext({ locale: 'ru-RU' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const probe = await instrument(page);
+    await page.goto(`${server.baseUrl}/login`);
+    const login = await probe.measure('/login');
+    await page.getByLabel('Email').fill(server.user.email);
+    await page.getByLabel('Пароль').fill(server.user.password);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    const dashboard = await probe.measure('/dashboard');
+    return [login, dashboard];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Gzip sizes of the files behind URL paths, read from disk (cache hits have no body to read in the browser). */
+function filesSize(urlPaths: string[]): FileSize & { files: number } {
+  const files = urlPaths.map((p) => servedFile(p, { widgetsDir: WIDGETS_DIR, loaderDir: LOADER_DIR })).filter((f): f is string => f !== null && fs.existsSync(f));
+  return { files: files.length, ...sum(files.map((f) => sizeOf(fs.readFileSync(f)))) };
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  ensureBuilt();
+  const names = widgetNames(WIDGETS_DIR);
+  const loader = loaderSize(LOADER_DIR);
+  const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
+  const widgets: WidgetReport[] = names
+    .filter((n) => isBuilt(WIDGETS_DIR, n))
+    .map((n) => {
+      const loadedPaths = [...new Set(pages.flatMap((p) => p.scripts.filter((s) => s.startsWith(`/widgets/${n}/`))))];
+      return { ...widgetSize(WIDGETS_DIR, n), loaded: loadedPaths.length ? filesSize(loadedPaths) : null };
+    });
+
+  const problems: string[] = [];
+  for (const p of pages) {
+    if (p.reactCopies !== 1) problems.push(`${p.path}: ${p.reactCopies} React copies (${p.reactScripts.join(', ') || 'none ran'})`);
+    if (p.renderers !== 1) problems.push(`${p.path}: ${p.renderers} react-dom renderers`);
+    if (p.failed.length) problems.push(`${p.path}: widgets failed to load: ${p.failed.join(', ')}`);
+  }
+  const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
+  const report: BenchReport = {
+    generatedAt: new Date().toISOString(),
+    node: process.versions.node,
+    loader,
+    widgets,
+    unbuilt: names.filter((n) => !isBuilt(WIDGETS_DIR, n)),
+    pages,
+    reactCopies,
+    ok: pages.every((p) => p.reactCopies === 1 && p.renderers === 1),
+    problems,
+    durationMs: 0,
+  };
+  report.durationMs = Date.now() - started;
+
+  fs.mkdirSync(REPORT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(REPORT_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const md = markdown(report);
+  fs.writeFileSync(path.join(REPORT_DIR, 'README.md'), md);
+  console.log(md);
+  for (const p of pages) if (p.errors.length) console.log(`page errors on ${p.path}:\n  ${p.errors.join('\n  ')}`);
+  return report.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '@app/server/app';
+import { newUser, type TestUser } from '@app/server/testing';
+import { loadConfig } from '../../server/src/config.ts';
+import { createDb, type Db } from '../../server/src/db/database.ts';
+import { migrateToLatest } from '../../server/src/db/migrate.ts';
+import { seed } from '../../server/src/db/seed.ts';
+import { resolveSecrets } from '../../server/src/lib/secrets.ts';
+import { adminConnection, databaseUrl, withAdmin } from '../../server/test/support/postgres.ts';
+
+export interface BenchServer {
+  baseUrl: string;
+  user: TestUser;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a scratch database (the machine's Postgres, else an embedded one), seeded,
+ * with one confirmed user; no workers, mail to a temporary folder.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const { adminUrl, embedded } = await adminConnection();
+  const name = `ns_bench_${crypto.randomBytes(5).toString('hex')}`;
+  await withAdmin(adminUrl, (client) => client.query(`create database "${name}"`));
+  const url = databaseUrl(adminUrl, name);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-bench-data-'));
+  const cleanups: (() => Promise<unknown>)[] = [
+    async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    () => withAdmin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)),
+    async () => embedded?.stop(),
+  ];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup().catch((err: unknown) => console.error('bench cleanup:', err));
+  };
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+      PORT: '0',
+      RUN_WORKERS: 'false',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...env,
+    });
+    const db: Db = createDb(url, 5);
+    cleanups.unshift(() => db.destroy());
+    await migrateToLatest(db);
+    await seed(db, pino({ level: 'silent' }));
+    const app: FastifyInstance = await buildApp({ config, db, databaseUrl: url, secrets: resolveSecrets(config) });
+    cleanups.unshift(() => app.close());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('the server has no address');
+    const baseUrl = `http://127.0.0.1:${String(address.port)}`;
+    config.publicUrl = baseUrl;
+    const user = await newUser(db);
+    return { baseUrl, user, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
