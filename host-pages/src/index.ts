@@ -5,10 +5,19 @@ import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
 import { html } from './html.ts';
 import { mountPoint, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
-import { defaultBody, PAGES, safeNext } from './pages.ts';
+import { defaultBody, PAGES, safeNext, type PageDefinition } from './pages.ts';
 
 export type { PageContext, PageViewer } from './layout.ts';
-export { PAGES, safeNext } from './pages.ts';
+export { PAGES, safeNext, type PageDefinition, type PageResult } from './pages.ts';
+export { widget } from './layout.ts';
+export { html, raw, type RawHtml } from './html.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends a server-rendered page with widget mount points (used by features that own a page). */
+    sendPage(req: FastifyRequest, reply: FastifyReply, page: Omit<PageDefinition, 'path'> & { path?: string }): Promise<FastifyReply>;
+  }
+}
 
 export interface HostPagesOptions {
   widgetsDir: string;
@@ -51,32 +60,36 @@ export const hostPages = fp<HostPagesOptions>(
 
     app.get('/', { schema: { hide: true } }, (req, reply) => reply.redirect(opts.context(req).viewer ? '/dashboard' : '/login'));
 
-    for (const page of PAGES) {
-      app.get(page.path, { schema: { hide: true } }, async (req, reply) => {
-        const ctx = opts.context(req);
-        if (page.access === 'guest' && ctx.viewer) return reply.redirect('/dashboard');
-        if (page.access === 'user' && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
-        const result = page.render(ctx, req);
-        const widgets = [...result.widgets];
-        if (ctx.viewer && !ctx.viewer.emailConfirmed && page.access === 'user') {
-          widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
-        }
-        const slots = widgets.map(mountPoint);
-        const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
-        const overlay = slots.slice(result.widgets.length);
-        const document = renderDocument({
-          title: result.title,
-          layout: page.layout,
-          ctx,
-          body: html`${body}${overlay}`,
-          widgets,
-          manifest: await store.manifestFor(widgets.map((w) => w.name)),
-          loaderVersion: await store.loaderVersion(),
-          current: page.path,
-          banner: result.banner,
-        });
-        return reply.type(HTML).header('cache-control', 'no-store').send(document);
+    /** Renders a page definition for this request (access rules, overlay, manifest). */
+    const sendPage = async (req: FastifyRequest, reply: FastifyReply, page: Omit<PageDefinition, 'path'> & { path?: string }) => {
+      const ctx = opts.context(req);
+      if (page.access === 'guest' && ctx.viewer) return reply.redirect('/dashboard');
+      if (page.access === 'user' && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      const result = page.render(ctx, req);
+      const widgets = [...result.widgets];
+      if (ctx.viewer && !ctx.viewer.emailConfirmed && page.access === 'user') {
+        widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
+      }
+      const slots = widgets.map(mountPoint);
+      const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
+      const overlay = slots.slice(result.widgets.length);
+      const document = renderDocument({
+        title: result.title,
+        layout: page.layout,
+        ctx,
+        body: html`${body}${overlay}`,
+        widgets,
+        manifest: await store.manifestFor(widgets.map((w) => w.name)),
+        loaderVersion: await store.loaderVersion(),
+        current: page.path,
+        banner: result.banner,
       });
+      return reply.type(HTML).header('cache-control', 'no-store').send(document);
+    };
+    app.decorate('sendPage', sendPage);
+
+    for (const page of PAGES) {
+      app.get(page.path, { schema: { hide: true } }, (req, reply) => sendPage(req, reply, page));
     }
   },
   { name: 'host-pages' },

@@ -29,7 +29,7 @@ export const mountPoint = (w: WidgetMount) => html`<div class="widget-slot" data
 
 export interface LayoutInput {
   title: string;
-  layout: 'auth' | 'app';
+  layout: 'auth' | 'app' | 'embed';
   ctx: PageContext;
   body: RawHtml;
   widgets: WidgetMount[];
@@ -75,12 +75,12 @@ export function renderDocument(input: LayoutInput): string {
 <script type="module" src="/assets/loader.js?v=${input.loaderVersion}"></script>
 </head>
 <body class="layout-${input.layout}">
-${header(ctx, input.current)}
+${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}
 <main class="page page--${input.layout}">
 ${input.body}
 </main>
-<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>
+${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>`}
 </body>
 </html>`;
   return doc.value;

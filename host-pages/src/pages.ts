@@ -15,15 +15,21 @@ export interface PageResult {
 export interface PageDefinition {
   path: string;
   access: PageAccess;
-  layout: 'auth' | 'app';
+  layout: 'auth' | 'app' | 'embed';
   render: (ctx: PageContext, req: FastifyRequest) => PageResult;
 }
 
-const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
+/** Query parameters as single strings: a repeated parameter (`?a=1&a=2`) counts as absent. */
+const query = (req: FastifyRequest): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
-/** A same-site path to return to after sign-in; anything else falls back to the dashboard. */
+/**
+ * A same-site path to return to after sign-in; anything else falls back to the dashboard.
+ * Browsers drop tabs and newlines from URLs and read `\\` as `/`, so `/\t/evil` would become
+ * `//evil`: whitespace and backslashes are refused anywhere.
+ */
 export function safeNext(value: string | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || value.length > 500) return '/dashboard';
+  if (!value || !value.startsWith('/') || value.startsWith('//') || /[\\\s]/.test(value) || value.length > 500) return '/dashboard';
   return value;
 }
 

@@ -23,6 +23,17 @@ import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
 import healthRoutes from './features/health/health.routes.ts';
+import billingRoutes from './features/billing/billing.routes.ts';
+import { expireSubscriptionsJob } from './features/billing/billing.jobs.ts';
+import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
+import notificationRoutes from './features/payments/notifications.routes.ts';
+import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
+import { cancelCpSubscriptionJob } from './features/payments/payments.jobs.ts';
+import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
+import { SandboxCloudPaymentsApi, runSandboxRenewals } from './features/payments/sandbox/sandbox.engine.ts';
+import welcomeRoutes from './features/welcome/welcome.routes.ts';
+import { telegramPollJob } from './features/welcome/welcome.jobs.ts';
+import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,6 +41,10 @@ declare module 'fastify' {
     db: Db;
     mailer: Mailer;
     jobs: Jobs;
+    /** CloudPayments' API, or the sandbox's stand-in when no keys are configured. */
+    cloudpayments: CloudPaymentsApi;
+    /** Telegram's Bot API, or the sandbox's stand-in when no bot token is configured. */
+    telegram: TelegramClient;
   }
 }
 
@@ -104,10 +119,20 @@ const appPlugins = fp(
     app.decorate('mailer', createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, dataDir: deps.config.dataDir, log: app.log }));
     const jobs = new Jobs(deps.databaseUrl, app.log);
     app.decorate('jobs', jobs);
+    const { cloudpayments: cp, telegram } = deps.config;
+    app.decorate<CloudPaymentsApi>('cloudpayments', cp.sandbox ? new SandboxCloudPaymentsApi(app) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret));
+    app.decorate<TelegramClient>('telegram', telegram.botToken ? new HttpTelegramClient(telegram.apiUrl, telegram.botToken) : new SandboxTelegramClient(app));
     const definitions: JobDefinition<never>[] = [
       mailJob(app),
       defineJob({ name: 'maintenance.rate-limits', cron: '17 * * * *', handler: async () => { await pruneRateLimits(app.db); } }),
+      expireSubscriptionsJob(app),
+      cancelCpSubscriptionJob(app),
     ];
+    // The sandbox charges due renewals itself, as CloudPayments would.
+    if (cp.sandbox) definitions.push(defineJob({ name: 'sandbox.renewals', cron: '* * * * *', retryLimit: 0, handler: async () => {
+        await runSandboxRenewals(app);
+      } }));
+    if (telegram.botToken && !telegram.webhookSecret) definitions.push(telegramPollJob(app));
     jobs.register(definitions);
     app.addHook('onReady', () => jobs.start({ work: deps.config.runWorkers, pollingIntervalSeconds: deps.jobPollSeconds }));
     app.addHook('onClose', async () => {
@@ -138,13 +163,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status));
 
   await app.register(healthRoutes);
-  await app.register(accountsRoutes);
-  enableMethodSpoofing(app, ALL_CONTRACTS);
   await app.register(hostPages, {
     widgetsDir: deps.config.widgetsDir,
     loaderDir: deps.config.loaderDir,
     context: (req) => pageContext(app, req),
   });
+  await app.register(accountsRoutes);
+  await app.register(billingRoutes);
+  await app.register(notificationRoutes);
+  await app.register(sandboxRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(welcomeRoutes);
+  enableMethodSpoofing(app, ALL_CONTRACTS);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;

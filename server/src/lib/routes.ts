@@ -24,11 +24,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Checks who may call `contract` and, for cookie-authenticated or anonymous posts, the CSRF token. */
 export function authorize(req: FastifyRequest, contract: RouteContract): void {
   const viewer = req.viewer;
+  const needsUser = contract.access !== 'public' && contract.access !== 'guest';
+  // No viewer means the call can change nothing: 401 (sign in again), not 419, for a stale token.
+  if (needsUser && !viewer) throw new AppError('UNAUTHENTICATED');
   if (!SAFE_METHODS.has(req.method) && !contract.signed && viewer?.via !== 'bearer') {
     verifyCsrf(req);
   }
-  if (contract.access === 'public' || contract.access === 'guest') return;
-  if (!viewer) throw new AppError('UNAUTHENTICATED');
+  if (!needsUser || !viewer) return;
   if (viewer.blocked) throw new AppError('ACCOUNT_BLOCKED');
   if (contract.access === 'admin' && viewer.role !== 'admin') throw new AppError('FORBIDDEN');
   if (contract.access === 'confirmed' && !viewer.emailConfirmed) throw new AppError('EMAIL_NOT_CONFIRMED');

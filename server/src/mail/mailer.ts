@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -37,7 +38,8 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
       const info = await transport.sendMail({ from: opts.from, ...message });
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(dir, `${stamp}-${message.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
+      // The random part keeps two messages of one millisecond apart.
+      const file = path.join(dir, `${stamp}-${randomBytes(4).toString('hex')}-${message.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
       await fs.writeFile(file, info.message as Buffer);
       opts.log.info({ to: message.to, subject: message.subject, file }, 'mail written to file (SMTP_URL is not set)');
     },

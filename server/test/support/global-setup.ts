@@ -21,11 +21,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { adminUrl, embedded } = await adminConnection();
   const template = `ns_tpl_${String(process.pid)}_${Date.now().toString(36)}`;
   await withAdmin(adminUrl, async (client) => {
-    // Leftovers of runs that were killed.
-    const stale = await client.query<{ datname: string }>("select datname from pg_database where datname like 'ns\\_t%' and not datistemplate");
-    for (const { datname } of stale.rows) await client.query(`drop database if exists "${datname}" with (force)`).catch(() => undefined);
-    const staleTemplates = await client.query<{ datname: string }>("select datname from pg_database where datname like 'ns\\_tpl\\_%'");
-    for (const { datname } of staleTemplates.rows) {
+    // Leftovers of runs that were killed; runs still going (other terminals, CI jobs) keep theirs.
+    const stale = await client.query<{ datname: string }>("select datname from pg_database where datname like 'ns\\_t%'");
+    for (const { datname } of stale.rows) {
+      const owner = /^ns_(?:tpl|t)_(\d+)_/.exec(datname)?.[1];
+      if (owner === undefined) {
+        // An older name without the run's pid: dropped only when nobody is connected.
+        await client.query(`drop database if exists "${datname}"`).catch(() => undefined);
+        continue;
+      }
+      if (isAlive(Number(owner))) continue;
       await client.query(`alter database "${datname}" is_template false`).catch(() => undefined);
       await client.query(`drop database if exists "${datname}" with (force)`).catch(() => undefined);
     }
@@ -50,4 +55,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await embedded?.stop();
   };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

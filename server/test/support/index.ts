@@ -1,3 +1,4 @@
 export * from './test-app.ts';
 export * from './builders.ts';
 export * from './smtp.ts';
+export * from './billing.ts';

@@ -32,7 +32,9 @@ export interface TestAppOptions {
 /** A copy of the migrated template database for one test file. */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
-  const name = `ns_t_${crypto.randomBytes(6).toString('hex')}`;
+  // Named after the run (the pid in the template's name), so a concurrent run leaves it alone.
+  const runPid = /^ns_tpl_(\d+)_/.exec(inject('templateDb'))?.[1] ?? '0';
+  const name = `ns_t_${runPid}_${crypto.randomBytes(6).toString('hex')}`;
   await withAdmin(adminUrl, (client) => client.query(`create database "${name}" template "${inject('templateDb')}"`));
   return {
     url: databaseUrl(adminUrl, name),

@@ -13,9 +13,13 @@ export function issueCsrfCookie(reply: FastifyReply, secret: string, secure: boo
   return token;
 }
 
-/** 419 unless the X-XSRF-TOKEN header echoes a validly signed XSRF-TOKEN cookie (Sanctum's rule). */
+/**
+ * 419 unless the X-XSRF-TOKEN header (or, for plain HTML forms, a `_token` field) echoes a
+ * validly signed XSRF-TOKEN cookie (Sanctum's rule).
+ */
 export function verifyCsrf(req: FastifyRequest): void {
-  const header = req.headers[XSRF_HEADER];
+  const formToken = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)._token : undefined;
+  const header = req.headers[XSRF_HEADER] ?? (typeof formToken === 'string' ? formToken : undefined);
   const cookie = req.cookies[XSRF_COOKIE];
   if (typeof header !== 'string' || !cookie) throw new AppError('CSRF_MISMATCH');
   const sent = safeDecode(header);

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Executor, Tx } from '../../db/database.ts';
+import { CURRENT_STATUSES, type SubscriptionRow, type SubscriptionStatus } from './billing.table.ts';
+
+/** The user's current subscription (active, past due, or cancelled but still in its period). */
+export const currentSubscription = (db: Executor, userId: number) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', CURRENT_STATUSES).executeTakeFirst();
+
+/** Locks and returns the current subscription: callers that change it must hold this lock. */
+export const lockCurrentSubscription = (tx: Tx, userId: number) =>
+  tx.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', CURRENT_STATUSES).forUpdate().executeTakeFirst();
+
+/** Whether the user ever paid for a subscription (then the trial no longer applies). */
+export async function hasPaidSubscription(db: Executor, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('paid_at', 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Changes a subscription's status and writes the change with its cause to the subscription log. */
+export async function changeSubscription(
+  tx: Tx,
+  sub: Pick<SubscriptionRow, 'id' | 'user_id' | 'status'>,
+  to: SubscriptionStatus,
+  cause: string,
+  ref: string | number | null,
+  fields: Partial<Pick<SubscriptionRow, 'paid_at' | 'cancelled_at' | 'period_end' | 'ended_at' | 'cp_subscription_id'>> = {},
+): Promise<void> {
+  await tx
+    .updateTable('subscriptions')
+    .set({ ...fields, status: to, updated_at: new Date() })
+    .where('id', '=', sub.id)
+    .execute();
+  await logSubscription(tx, sub, to, cause, ref);
+}
+
+/** A log line without a status change (a renewal, a failed charge, a refund). */
+export async function logSubscription(tx: Tx, sub: Pick<SubscriptionRow, 'id' | 'user_id' | 'status'>, to: SubscriptionStatus, cause: string, ref: string | number | null): Promise<void> {
+  await tx
+    .insertInto('subscription_log')
+    .values({ subscription_id: sub.id, user_id: sub.user_id, from_status: sub.status, to_status: to, cause, ref: ref === null ? null : String(ref) })
+    .execute();
+}
+
+/** Subscriptions whose period ran out: cancelled ones at once, renewing ones after a grace for late renewals. */
+export async function dueForExpiry(db: Executor, graceHours: number): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'cancelled'), eb('period_end', '<=', sql<Date>`now()`)]),
+        eb.and([eb('status', 'in', ['active', 'past_due']), eb('period_end', '<=', sql<Date>`now() - make_interval(hours => ${graceHours})`)]),
+      ]),
+    )
+    .limit(500)
+    .execute();
+}

@@ -1,0 +1,35 @@
+import { SUBSCRIPTION_TYPES, type Tariff } from '@app/contracts';
+import type { Executor } from '../../db/database.ts';
+import { mediaToWire } from '../wallet/wallet.queries.ts';
+import type { TariffRow } from './billing.table.ts';
+import { rubles } from './money.ts';
+
+export const isPackage = (t: Pick<TariffRow, 'subscriptions_type'>) => t.subscriptions_type === SUBSCRIPTION_TYPES.package;
+/** Type 1 is monthly with a trial (when it has a first amount). */
+export const hasTrial = (t: Pick<TariffRow, 'subscriptions_type' | 'first_amount_kopecks'>) =>
+  t.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && t.first_amount_kopecks !== null;
+
+export function toTariffDto(t: TariffRow): Tariff {
+  return {
+    id: t.id,
+    name: t.name,
+    amount: rubles(t.amount_kopecks),
+    first_amount: t.first_amount_kopecks === null ? null : rubles(t.first_amount_kopecks),
+    description: t.description,
+    subscriptions_type: t.subscriptions_type,
+    popular: t.popular,
+    currency_provider: t.currency_provider,
+    words: t.words,
+    media: mediaToWire(t.media_tenths),
+    trial_days: t.trial_days,
+  };
+}
+
+/** Active plans in display order; packages (type 3) left out when `withPackages` is false. */
+export async function listActiveTariffs(db: Executor, withPackages: boolean): Promise<TariffRow[]> {
+  let query = db.selectFrom('tariffs').selectAll().where('active', '=', true);
+  if (!withPackages) query = query.where('subscriptions_type', '!=', SUBSCRIPTION_TYPES.package);
+  return query.orderBy('sort').orderBy('id').execute();
+}
+
+export const findTariff = (db: Executor, id: number) => db.selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();

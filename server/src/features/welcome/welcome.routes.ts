@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { dashboardRoutes, z } from '@app/contracts';
+import { html, renderErrorPage } from '@app/host-pages';
+import { AppError } from '../../lib/app-error.ts';
+import { safeEqual } from '../../lib/crypto.ts';
+import { authorize, mountRoute } from '../../lib/routes.ts';
+import { issueCsrfCookie, XSRF_COOKIE } from '../accounts/csrf.ts';
+import { claimWelcomeGift, closeWelcome, handleTelegramUpdate, linkTelegram, sandboxTelegramId, welcomeState } from './welcome.service.ts';
+
+const SandboxBotQuerySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const SandboxBotBodySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), action: z.enum(['open', 'join']) });
+
+export default async function welcomeRoutes(app: FastifyInstance): Promise<void> {
+  const { telegram } = app.config;
+
+  mountRoute(app, dashboardRoutes.welcome, ({ viewer }) => welcomeState(app, viewer.id));
+  mountRoute(app, dashboardRoutes.welcomeCheck, async ({ viewer }) => ({ claimed: true as const, balances: await claimWelcomeGift(app, viewer.id) }));
+  mountRoute(app, dashboardRoutes.welcomeClose, async ({ viewer }) => {
+    await closeWelcome(app, viewer.id);
+    return { ok: true as const };
+  });
+
+  mountRoute(app, dashboardRoutes.telegramWebhook, async ({ req, body }) => {
+    const secret = req.headers['x-telegram-bot-api-secret-token'];
+    if (!telegram.webhookSecret || typeof secret !== 'string' || !safeEqual(secret, telegram.webhookSecret)) throw new AppError('INVALID_SIGNATURE');
+    await handleTelegramUpdate(app, body);
+    return { ok: true };
+  });
+
+  // The sandbox bot: stands in for t.me/<bot> when no bot token is configured.
+  app.get('/sandbox/telegram', { schema: { hide: true } }, async (req, reply) => {
+    if (!telegram.sandbox) return renderErrorPage(reply, 404);
+    const query = SandboxBotQuerySchema.safeParse(req.query);
+    if (!query.success) return renderErrorPage(reply, 404);
+    const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, app.secrets.appSecret, app.config.publicUrl.startsWith('https://'));
+    const done = (req.query as Record<string, string | undefined>).done;
+    return app.sendPage(req, reply, {
+      access: 'user',
+      layout: 'auth',
+      render: () => ({
+        title: 'Тестовый бот',
+        banner: html`<strong>Тестовый Telegram.</strong> Без токена бота подписка проверяется в песочнице, а не в Telegram.`,
+        widgets: [],
+        body: () => html`<section class="card sandbox-bot">
+  <h1 class="card__title">Бот Нейростудии (песочница)</h1>
+  ${done === 'join'
+    ? html`<div class="alert alert-success" role="status">Готово: аккаунт привязан и вы подписаны на канал ${telegram.channel}. Вернитесь на сайт и нажмите «Я подписался».</div>`
+    : done === 'open'
+      ? html`<div class="alert alert-info" role="status">Аккаунт привязан, но вы ещё не подписаны на канал ${telegram.channel}.</div>`
+      : html`<p>Так выглядел бы диалог с ботом: он привязывает ваш аккаунт и проверяет подписку на канал ${telegram.channel}.</p>`}
+  <form method="post" action="/sandbox/telegram" class="form">
+    <input type="hidden" name="start" value="${query.data.start}">
+    <input type="hidden" name="_token" value="${csrf}">
+    <button class="btn btn-primary btn-block" type="submit" name="action" value="join">Подписаться на канал</button>
+    <button class="btn btn-secondary btn-block" type="submit" name="action" value="open">Только открыть бота</button>
+  </form>
+  <p class="sandbox-bot__back"><a href="/dashboard">Вернуться на сайт</a></p>
+</section>`,
+      }),
+    });
+  });
+
+  app.post('/sandbox/telegram', { schema: { hide: true } }, async (req, reply) => {
+    if (!telegram.sandbox) return renderErrorPage(reply, 404);
+    authorize(req, { method: 'POST', path: '/sandbox/telegram', access: 'user', summary: '', tags: [], response: z.null() });
+    const viewer = req.viewer;
+    if (!viewer) throw new AppError('UNAUTHENTICATED');
+    const body = SandboxBotBodySchema.safeParse(req.body);
+    if (!body.success) throw new AppError('BAD_REQUEST');
+    const telegramId = sandboxTelegramId(viewer.id);
+    const linked = await linkTelegram(app, body.data.start, telegramId);
+    if (linked === 'unknown-code') {
+      const fresh = await app.db.selectFrom('users').select('telegram_id').where('id', '=', viewer.id).executeTakeFirstOrThrow();
+      if (fresh.telegram_id !== telegramId) throw new AppError('BAD_REQUEST', 'Ссылка устарела. Откройте бота заново с сайта');
+    }
+    if (body.data.action === 'join') {
+      await app.db.insertInto('sandbox_telegram_members').values({ telegram_id: telegramId }).onConflict((oc) => oc.column('telegram_id').doNothing()).execute();
+    }
+    return reply.redirect(`/sandbox/telegram?start=${body.data.start}&done=${body.data.action}`, 303);
+  });
+}
