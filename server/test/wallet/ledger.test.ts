@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/lib/app-error.ts';
+import { credit, debitUpTo, ledgerSums, placeHold, releaseHold, settleHold, getRawBalances } from '../../src/features/wallet/wallet.queries.ts';
+import { createTestApp, newUser, type TestApp } from '../support/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ workers: false });
+});
+afterAll(() => t.close());
+
+const grant = (userId: number, kind: 'words' | 'media', amount: number, key: string) =>
+  t.db.transaction().execute((tx) => credit(tx, { userId, kind, reason: 'admin_adjustment', idempotencyKey: key }, amount));
+
+async function expectConsistent(userId: number) {
+  expect(await getRawBalances(t.db, userId)).toEqual(await ledgerSums(t.db, userId));
+}
+
+describe('wallet ledger', () => {
+  it('200 concurrent holds on one wallet never overdraw; balance stays the ledger sum', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 1_000, `seed-${String(user.id)}`);
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => placeHold(t.db, { userId: user.id, kind: 'words', amount: 7, idempotencyKey: `hot-${String(user.id)}-${String(i)}` })),
+    );
+    const held = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected');
+    // 1000 / 7 = 142 holds fit; the rest are refused with 402.
+    expect(held).toHaveLength(142);
+    for (const r of refused) expect((r.reason as AppError).code).toBe('INSUFFICIENT_TOKENS');
+    const balances = await getRawBalances(t.db, user.id);
+    expect(balances.words).toBe(1_000 - 142 * 7);
+    await expectConsistent(user.id);
+  });
+
+  it('settle keeps the actual cost and returns the rest; release returns all; both are idempotent', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'media', 100, `seed-m-${String(user.id)}`);
+    const a = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 40, idempotencyKey: `a-${String(user.id)}` });
+    const b = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 30, idempotencyKey: `b-${String(user.id)}` });
+    expect((await getRawBalances(t.db, user.id)).media).toBe(30);
+    await Promise.all([settleHold(t.db, a, 25), settleHold(t.db, a, 25), settleHold(t.db, a, 40)]);
+    await Promise.all([releaseHold(t.db, b), releaseHold(t.db, b)]);
+    expect((await getRawBalances(t.db, user.id)).media).toBe(100 - 25);
+    // Spending more than the hold is capped at the hold.
+    const c = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 10, idempotencyKey: `c-${String(user.id)}` });
+    await settleHold(t.db, c, 50);
+    expect((await getRawBalances(t.db, user.id)).media).toBe(65);
+    await expectConsistent(user.id);
+  });
+
+  it('a hold retried with its key is the same hold and takes tokens once', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 50, `seed-r-${String(user.id)}`);
+    const ids = await Promise.all(Array.from({ length: 10 }, () => placeHold(t.db, { userId: user.id, kind: 'words', amount: 20, idempotencyKey: `retry-${String(user.id)}` })));
+    expect(new Set(ids).size).toBe(1);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(30);
+    await expectConsistent(user.id);
+  });
+
+  it('credits are applied once per key, even concurrently', async () => {
+    const user = await newUser(t.db);
+    const applied = await Promise.all(Array.from({ length: 20 }, () => grant(user.id, 'words', 500, `once-${String(user.id)}`)));
+    expect(applied.filter(Boolean)).toHaveLength(1);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(500);
+    await expectConsistent(user.id);
+  });
+
+  it('debitUpTo takes at most what remains and never goes below zero', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-d-${String(user.id)}`);
+    const taken = await Promise.all([1, 2, 3].map((i) => t.db.transaction().execute((tx) => debitUpTo(tx, { userId: user.id, kind: 'words', reason: 'refund', idempotencyKey: `d-${String(user.id)}-${String(i)}` }, 60))));
+    expect(taken.reduce((s, n) => s + n, 0)).toBe(100);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(0);
+    await expectConsistent(user.id);
+  });
+
+  it('rejects non-positive and fractional amounts', async () => {
+    const user = await newUser(t.db);
+    await expect(grant(user.id, 'words', 0, 'zero')).rejects.toThrow();
+    await expect(grant(user.id, 'words', -5, 'neg')).rejects.toThrow();
+    await expect(grant(user.id, 'words', 1.5, 'frac')).rejects.toThrow();
+    await expect(placeHold(t.db, { userId: user.id, kind: 'words', amount: 0, idempotencyKey: 'z' })).rejects.toThrow();
+    await expectConsistent(user.id);
+  });
+
+  it('the database itself refuses a negative balance', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 5, `seed-n-${String(user.id)}`);
+    await expect(t.db.updateTable('wallets').set({ balance: -1 }).where('user_id', '=', user.id).execute()).rejects.toThrow(/check/i);
+  });
+});
