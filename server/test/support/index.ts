@@ -2,3 +2,4 @@ export * from './test-app.ts';
 export * from './builders.ts';
 export * from './smtp.ts';
 export * from './billing.ts';
+export * from './fakes.ts';
