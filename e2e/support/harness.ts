@@ -60,7 +60,8 @@ export function setupE2E(opts: TestAppOptions = {}): E2E {
     async newPage() {
       const testName = expect.getState().currentTestName ?? 'test';
       const context: BrowserContext = await e2e.browser.newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 } });
-      context.setDefaultTimeout(10_000);
+      // Generous: in `npm test` the server and widget projects share the two cores with the browser.
+      context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
