@@ -48,14 +48,37 @@ async function readEnvelope(res: Response): Promise<{ status?: unknown; json?: u
   }
 }
 
+/** How one call is sent, beside what the route describes. */
+export interface CallOptions {
+  /**
+   * Send a PUT, PATCH or DELETE route as a POST with `_method` in the body (Laravel method
+   * spoofing, which the server routes to the real method), as the seed's reset call does.
+   */
+  spoofMethod?: boolean;
+}
+
+/** The body of a spoofed call: the route's own fields plus `_method`. */
+function withMethodField(body: unknown, method: string): FormData | Record<string, unknown> {
+  if (body instanceof FormData) {
+    const copy = new FormData();
+    for (const [key, value] of body) copy.append(key, value);
+    copy.set('_method', method);
+    return copy;
+  }
+  return { ...(body && typeof body === 'object' ? body : {}), _method: method };
+}
+
 /**
  * Calls a contract route with the bearer token from browser storage. Unauthenticated posts
  * first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
  * Failed replies are read like normal ones: their `text` becomes the error's message.
  */
-export async function call<R extends RouteContract>(route: R, request: RequestOf<R> = {} as RequestOf<R>): Promise<ResponseOf<R>> {
+export async function call<R extends RouteContract>(route: R, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions = {}): Promise<ResponseOf<R>> {
   const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown };
   const url = buildPath(route.path, req.params) + toQuery(req.query);
+  const spoof = options.spoofMethod === true && route.method !== 'GET' && route.method !== 'POST';
+  const method = spoof ? 'POST' : route.method;
+  const payload = spoof ? withMethodField(req.body, route.method) : req.body;
   const send = async (forceCsrf: boolean): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = getToken();
@@ -65,13 +88,13 @@ export async function call<R extends RouteContract>(route: R, request: RequestOf
       if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
     }
     let body: BodyInit | undefined;
-    if (req.body instanceof FormData) {
-      body = req.body;
-    } else if (req.body !== undefined) {
+    if (payload instanceof FormData) {
+      body = payload;
+    } else if (payload !== undefined) {
       headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(req.body);
+      body = JSON.stringify(payload);
     }
-    return fetch(url, { method: route.method, headers, body, credentials: 'same-origin' });
+    return fetch(url, { method, headers, body, credentials: 'same-origin' });
   };
   let res: Response;
   try {

@@ -9,3 +9,4 @@ export * from './mount.tsx';
 export * from './load.ts';
 export * from './LoadError.tsx';
 export * from './money.ts';
+export * from './form-errors.ts';

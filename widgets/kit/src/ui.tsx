@@ -29,21 +29,29 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   errors?: readonly string[] | undefined;
   hint?: ReactNode;
+  /** Extra classes of the input itself (`className` goes to the field around it). */
+  inputClassName?: string;
 }
 
 /** A labelled input with its field errors under it. */
-export function Field({ label, errors, hint, id, className = '', ...input }: FieldProps) {
+export function Field({ label, errors, hint, id, className = '', inputClassName = '', ...input }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const errorId = `${inputId}-errors`;
+  const hintId = `${inputId}-hint`;
   const hasErrors = Boolean(errors?.length);
+  const describedBy = hasErrors ? errorId : hint ? hintId : undefined;
   return (
     <div className={`field ${hasErrors ? 'field--invalid' : ''} ${className}`}>
       <label className="field__label" htmlFor={inputId}>
         {label}
       </label>
-      <input id={inputId} className="field__input" aria-invalid={hasErrors || undefined} aria-describedby={hasErrors ? errorId : undefined} {...input} />
-      {hint && !hasErrors && <div className="field__hint">{hint}</div>}
+      <input id={inputId} className={`field__input ${inputClassName}`.trim()} aria-invalid={hasErrors || undefined} aria-describedby={describedBy} {...input} />
+      {hint && !hasErrors && (
+        <div className="field__hint" id={hintId}>
+          {hint}
+        </div>
+      )}
       {hasErrors && (
         <ul className="field__errors" id={errorId}>
           {errors?.map((e) => <li key={e}>{e}</li>)}
