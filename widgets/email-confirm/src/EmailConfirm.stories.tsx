@@ -1,0 +1,48 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { ERROR_CODES } from '@app/contracts';
+import { EmailConfirmView } from './EmailConfirm.tsx';
+
+const noop = () => undefined;
+
+const meta = {
+  title: 'Widgets/email-confirm',
+  component: EmailConfirmView,
+  args: {
+    email: 'anna@example.ru',
+    supportUrl: 'mailto:support@neurostudio.local',
+    code: '',
+    codeErrors: [],
+    formErrors: [],
+    busy: false,
+    confirmed: false,
+    resendBusy: false,
+    resendIn: 0,
+    resendSent: false,
+    resendErrors: [],
+    loggingOut: false,
+    onCodeChange: noop,
+    onSubmit: noop,
+    onResend: noop,
+    onLogout: noop,
+    onContinue: noop,
+  },
+} satisfies Meta<typeof EmailConfirmView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Empty: Story = {};
+export const Filled: Story = { args: { code: '482913' } };
+export const Submitting: Story = { args: { code: '482913', busy: true } };
+export const CodeRequired: Story = { args: { codeErrors: ['Введите код из письма'] } };
+export const CodeNotSixDigits: Story = { args: { code: '4829', codeErrors: ['Код состоит из 6 цифр'] } };
+export const WrongCode: Story = { args: { code: '000000', codeErrors: [ERROR_CODES.CODE_INVALID.message] } };
+export const CodeExpired: Story = { args: { code: '482913', codeErrors: [ERROR_CODES.CODE_EXPIRED.message] } };
+export const TooManyAttempts: Story = { args: { code: '111111', codeErrors: [ERROR_CODES.CODE_ATTEMPTS_EXCEEDED.message] } };
+export const RateLimited: Story = { args: { code: '482913', formErrors: [ERROR_CODES.RATE_LIMITED.message] } };
+export const NoConnection: Story = { args: { code: '482913', formErrors: ['Нет соединения с сервером. Проверьте интернет и попробуйте снова'] } };
+export const ResendSending: Story = { args: { resendBusy: true } };
+export const ResendCountdown: Story = { args: { resendSent: true, resendIn: 42 } };
+export const ResendTooSoon: Story = { args: { resendErrors: [ERROR_CODES.RESEND_TOO_SOON.message] } };
+export const LoggingOut: Story = { args: { loggingOut: true } };
+export const LongEmail: Story = { args: { email: 'anna.konstantinova-rimskaya.1987@very-long-company-domain.example.ru' } };
+export const Confirmed: Story = { args: { code: '482913', confirmed: true } };
