@@ -1,0 +1,306 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { call, createTestApp, csrfPair, newUser, type CallOptions, type TestApp, type TestUser } from '../support/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+let ipCounter = 0;
+/** A fresh client address, so the per-IP limits of one test do not spill into the next. */
+const nextIp = () => {
+  ipCounter += 1;
+  return `10.30.${String(ipCounter >> 8)}.${String(ipCounter & 255)}`;
+};
+
+const URL_PATH = '/api/new/reset_password';
+const INVALID_LINK = 'Ссылка для сброса пароля недействительна или устарела';
+
+const post = (payload: unknown, opts: Partial<CallOptions> = {}) =>
+  call(t.app, { method: 'POST', url: URL_PATH, payload: payload as Record<string, unknown>, csrf: true, remoteAddress: nextIp(), ...opts });
+
+const requestReset = (email: unknown, opts: Partial<CallOptions> = {}) => post({ email }, opts);
+
+/** The seed's call: POST {password, password_confirmation, token, email, _method: 'PATCH'}. */
+const setPassword = (fields: Record<string, unknown>, opts: Partial<CallOptions> = {}) => post({ ...fields, _method: 'PATCH' }, opts);
+
+/** A live reset token of `user`, stored as the service stores it. */
+async function newResetToken(user: Pick<TestUser, 'id'>, expiresInMinutes = 60): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await t.db
+    .insertInto('password_resets')
+    .values({ user_id: user.id, token_hash: crypto.createHash('sha256').update(token).digest(), expires_at: new Date(Date.now() + expiresInMinutes * 60_000) })
+    .execute();
+  return token;
+}
+
+const login = (email: string, password: string) => call(t.app, { method: 'POST', url: '/api/new/login', payload: { email, password }, csrf: true, remoteAddress: nextIp() });
+
+const resetMails = (email: string) => t.smtp.messages.filter((m) => m.to.includes(email) && /сброс пароля/i.test(m.subject));
+
+/** Queued mail jobs to `email` (delivered or not): the proof that nothing was sent. */
+async function mailJobsTo(email: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'mail.send' and data->>'to' = ${email}`.execute(t.db);
+  return rows[0]?.n ?? 0;
+}
+
+const passwordHash = async (userId: number) => (await t.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()).password_hash;
+
+describe('POST /api/new/reset_password {email}', () => {
+  it('mails a single link /password/reset/{token}?email=...', async () => {
+    const user = await newUser(t.db);
+    const res = await requestReset(user.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.data).toEqual({ status: 'success', json: { ok: true } });
+    const link = new URL(await t.smtp.resetLink(user.email));
+    expect(`${link.protocol}//${link.host}`).toBe(t.config.publicUrl);
+    const match = /^\/password\/reset\/([A-Za-z0-9_-]{32,})$/.exec(link.pathname);
+    expect(match).not.toBeNull();
+    expect(link.searchParams.get('email')).toBe(user.email);
+    const rows = await t.db.selectFrom('password_resets').selectAll().where('user_id', '=', user.id).execute();
+    expect(rows).toHaveLength(1);
+    // Stored only as a hash.
+    expect(rows[0]?.token_hash.equals(crypto.createHash('sha256').update(match?.[1] ?? '').digest())).toBe(true);
+    const ttl = (rows[0]?.expires_at.getTime() ?? 0) - Date.now();
+    expect(ttl).toBeGreaterThan(59 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(60 * 60_000);
+  });
+
+  it('answers the same for an unknown email and mails nothing', async () => {
+    const user = await newUser(t.db);
+    const known = await requestReset(user.email);
+    const unknown = await requestReset('nobody-here@example.ru');
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.body).toBe(known.body);
+    await t.smtp.resetLink(user.email);
+    expect(await mailJobsTo('nobody-here@example.ru')).toBe(0);
+    expect(await mailJobsTo(user.email)).toBe(1);
+  });
+
+  it('answers the same for a blocked account and mails nothing', async () => {
+    const user = await newUser(t.db, { blocked: true });
+    const res = await requestReset(user.email);
+    expect(res.statusCode).toBe(200);
+    expect(res.data).toEqual({ status: 'success', json: { ok: true } });
+    expect(await mailJobsTo(user.email)).toBe(0);
+  });
+
+  it('needs the CSRF echo (419) and then mails nothing', async () => {
+    const user = await newUser(t.db);
+    const bare = await requestReset(user.email, { csrf: false });
+    expect(bare.statusCode).toBe(419);
+    expect(bare.data).toMatchObject({ status: 'error', code: 'CSRF_MISMATCH', text: 'Сессия устарела. Обновите страницу и попробуйте снова' });
+    const pair = await csrfPair(t.app);
+    const other = await csrfPair(t.app);
+    const mismatched = await requestReset(user.email, { csrf: false, cookies: { 'XSRF-TOKEN': pair.cookie }, headers: { 'x-xsrf-token': other.header } });
+    expect(mismatched.statusCode).toBe(419);
+    const unsigned = await requestReset(user.email, { csrf: false, cookies: { 'XSRF-TOKEN': 'abc.def' }, headers: { 'x-xsrf-token': 'abc.def' } });
+    expect(unsigned.statusCode).toBe(419);
+    expect(await mailJobsTo(user.email)).toBe(0);
+  });
+
+  it('is limited per email, known or not, whatever the address', async () => {
+    const user = await newUser(t.db);
+    for (const email of [user.email, 'limited-ghost@example.ru']) {
+      for (let i = 0; i < 5; i++) expect((await requestReset(email)).statusCode).toBe(200);
+      const limited = await requestReset(email);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.data).toMatchObject({ status: 'error', code: 'RATE_LIMITED', text: 'Слишком много попыток. Попробуйте позже' });
+    }
+    expect(await mailJobsTo(user.email)).toBe(5);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a missing email', undefined, 'Введите email'],
+    ['an empty email', '', 'Введите email'],
+    ['not an email', 'not-an-email', 'Введите корректный email'],
+    ['an array', ['a@b.ru'], 'Введите email'],
+    ['an operator object', { $ne: null }, 'Введите email'],
+    ['a huge string', `${'a'.repeat(100_000)}@b.ru`, 'Слишком длинный email'],
+    ['header injection', 'a@b.ru\r\nBcc: victim@example.ru', 'Введите корректный email'],
+  ])('answers 400 with a Russian field error for %s', async (_label, email, message) => {
+    const res = await requestReset(email);
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ status: 'error', code: 'VALIDATION', text: { email: [message] } });
+  });
+
+  it('accepts a form-encoded body', async () => {
+    const user = await newUser(t.db);
+    const res = await requestReset(undefined, {
+      payload: `email=${encodeURIComponent(user.email)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.statusCode).toBe(200);
+    await t.smtp.resetLink(user.email);
+  });
+});
+
+describe('POST /api/new/reset_password {password, password_confirmation, token, email, _method: PATCH}', () => {
+  it('sets the new password from the mailed link, ends every session, and only the new password signs in', async () => {
+    const user = await newUser(t.db);
+    const second = await login(user.email, user.password);
+    const secondToken = (second.data.json as { token: string }).token;
+    expect((await requestReset(user.email)).statusCode).toBe(200);
+    const link = new URL(await t.smtp.resetLink(user.email));
+    const token = link.pathname.split('/').pop() ?? '';
+    const email = link.searchParams.get('email') ?? '';
+
+    const res = await setPassword({ password: 'brand-new-secret', password_confirmation: 'brand-new-secret', token, email });
+    expect(res.statusCode).toBe(200);
+    expect(res.data).toEqual({ status: 'success', json: { ok: true } });
+
+    expect((await call(t.app, { url: '/api/new/user', token: user.token })).statusCode).toBe(401);
+    expect((await call(t.app, { url: '/api/new/user', token: secondToken })).statusCode).toBe(401);
+    expect((await call(t.app, { url: '/api/new/user', cookies: { session: user.cookie } })).statusCode).toBe(401);
+    const live = await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+    expect(live).toHaveLength(0);
+
+    const oldLogin = await login(user.email, user.password);
+    expect(oldLogin.statusCode).toBe(422);
+    expect(oldLogin.data.code).toBe('INVALID_CREDENTIALS');
+    const newLogin = await login(user.email, 'brand-new-secret');
+    expect(newLogin.statusCode).toBe(200);
+  });
+
+  it('works with a real PATCH too', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user);
+    const res = await call(t.app, {
+      method: 'PATCH',
+      url: URL_PATH,
+      payload: { password: 'patched-secret', password_confirmation: 'patched-secret', token, email: user.email },
+      csrf: true,
+      remoteAddress: nextIp(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await login(user.email, 'patched-secret')).statusCode).toBe(200);
+  });
+
+  it('works with a form-encoded body carrying _method=PATCH, the method name in any case', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user);
+    const form = new URLSearchParams({ password: 'form-sent-secret', password_confirmation: 'form-sent-secret', token, email: user.email, _method: 'patch' });
+    const res = await post(undefined, { payload: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.data).toEqual({ status: 'success', json: { ok: true } });
+    expect((await login(user.email, 'form-sent-secret')).statusCode).toBe(200);
+  });
+
+  it('needs the CSRF echo, spoofed or real', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user);
+    const fields = { password: 'csrf-less-secret', password_confirmation: 'csrf-less-secret', token, email: user.email };
+    const spoofed = await setPassword(fields, { csrf: false });
+    expect(spoofed.statusCode).toBe(419);
+    expect(spoofed.data.code).toBe('CSRF_MISMATCH');
+    const real = await call(t.app, { method: 'PATCH', url: URL_PATH, payload: fields, remoteAddress: nextIp() });
+    expect(real.statusCode).toBe(419);
+    expect((await login(user.email, user.password)).statusCode).toBe(200);
+    expect((await setPassword(fields)).statusCode).toBe(200);
+  });
+
+  it('refuses a confirmation that does not match, and the link still works afterwards', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user);
+    const res = await setPassword({ password: 'first-secret-1', password_confirmation: 'first-secret-2', token, email: user.email });
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ status: 'error', code: 'VALIDATION', text: { password_confirmation: ['Пароли не совпадают'] } });
+    expect((await setPassword({ password: 'first-secret-1', password_confirmation: 'first-secret-1', token, email: user.email })).statusCode).toBe(200);
+  });
+
+  it('refuses a short password, and the link still works afterwards', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user);
+    const res = await setPassword({ password: 'short', password_confirmation: 'short', token, email: user.email });
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ status: 'error', code: 'VALIDATION', text: { password: ['Пароль должен быть не короче 8 символов'] } });
+    expect((await setPassword({ password: 'long-enough', password_confirmation: 'long-enough', token, email: user.email })).statusCode).toBe(200);
+  });
+
+  it('refuses a wrong token and changes nothing', async () => {
+    const user = await newUser(t.db);
+    await newResetToken(user);
+    const before = await passwordHash(user.id);
+    const res = await setPassword({ password: 'guessed-secret', password_confirmation: 'guessed-secret', token: crypto.randomBytes(32).toString('base64url'), email: user.email });
+    expect(res.statusCode).toBe(422);
+    expect(res.data).toEqual({ status: 'error', code: 'RESET_TOKEN_INVALID', text: INVALID_LINK });
+    expect(await passwordHash(user.id)).toBe(before);
+    expect((await call(t.app, { url: '/api/new/user', token: user.token })).statusCode).toBe(200);
+  });
+
+  it("refuses a token sent with another account's email and changes neither password", async () => {
+    const owner = await newUser(t.db);
+    const victim = await newUser(t.db);
+    const token = await newResetToken(owner);
+    const [ownerBefore, victimBefore] = [await passwordHash(owner.id), await passwordHash(victim.id)];
+    const res = await setPassword({ password: 'takeover-secret', password_confirmation: 'takeover-secret', token, email: victim.email });
+    expect(res.statusCode).toBe(422);
+    expect(res.data.code).toBe('RESET_TOKEN_INVALID');
+    expect(await passwordHash(owner.id)).toBe(ownerBefore);
+    expect(await passwordHash(victim.id)).toBe(victimBefore);
+  });
+
+  it('refuses an expired token', async () => {
+    const user = await newUser(t.db);
+    const token = await newResetToken(user, -1);
+    const res = await setPassword({ password: 'too-late-secret', password_confirmation: 'too-late-secret', token, email: user.email });
+    expect(res.statusCode).toBe(422);
+    expect(res.data).toMatchObject({ code: 'RESET_TOKEN_INVALID', text: INVALID_LINK });
+    expect((await login(user.email, 'too-late-secret')).statusCode).toBe(422);
+  });
+
+  it('is single use, and using one link ends the other links of the account', async () => {
+    const user = await newUser(t.db);
+    const first = await newResetToken(user);
+    const second = await newResetToken(user);
+    expect((await setPassword({ password: 'once-only-secret', password_confirmation: 'once-only-secret', token: first, email: user.email })).statusCode).toBe(200);
+    const again = await setPassword({ password: 'twice-secret-1', password_confirmation: 'twice-secret-1', token: first, email: user.email });
+    expect(again.statusCode).toBe(422);
+    expect(again.data.code).toBe('RESET_TOKEN_INVALID');
+    const other = await setPassword({ password: 'twice-secret-2', password_confirmation: 'twice-secret-2', token: second, email: user.email });
+    expect(other.statusCode).toBe(422);
+    expect((await login(user.email, 'once-only-secret')).statusCode).toBe(200);
+  });
+
+  it('confirms the email of an unconfirmed account: the link proves the address', async () => {
+    const user = await newUser(t.db, { confirmed: false });
+    const token = await newResetToken(user);
+    expect((await setPassword({ password: 'confirmed-by-link', password_confirmation: 'confirmed-by-link', token, email: user.email })).statusCode).toBe(200);
+    const row = await t.db.selectFrom('users').select('email_confirmed_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.email_confirmed_at).not.toBeNull();
+  });
+
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['nothing', {}, ['email', 'password', 'password_confirmation', 'token']],
+    ['a token array', { token: ['abc'] }, ['token']],
+    ['a huge token', { token: 'a'.repeat(10_000) }, ['token']],
+    ['an empty token', { token: '' }, ['token']],
+    ['a password object', { password: { length: 20 }, password_confirmation: { length: 20 } }, ['password', 'password_confirmation']],
+    ['a huge password', { password: 'p'.repeat(300), password_confirmation: 'p'.repeat(300) }, ['password', 'password_confirmation']],
+    ['a bad email', { email: 'nope' }, ['email']],
+  ])('answers 400 with Russian field errors for %s', async (_label, override, fields) => {
+    const user = await newUser(t.db);
+    const base = { password: 'valid-secret', password_confirmation: 'valid-secret', token: 'x'.repeat(43), email: user.email };
+    const payload = Object.keys(override).length ? { ...base, ...override } : {};
+    const res = await setPassword(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.data.status).toBe('error');
+    expect(Object.keys(res.data.text as object).sort()).toEqual([...fields].sort());
+    for (const messages of Object.values(res.data.text as Record<string, string[]>)) {
+      for (const m of messages) expect(m).toMatch(/[а-яё]/i);
+    }
+  });
+
+  it('routes only PATCH, PUT and DELETE by _method: other values stay a POST', async () => {
+    const user = await newUser(t.db);
+    const res = await post({ email: user.email, _method: 'GET' });
+    expect(res.statusCode).toBe(200);
+    await vi.waitFor(() => expect(resetMails(user.email)).toHaveLength(1), { timeout: 15_000, interval: 100 });
+    const unknown = await post({ email: user.email, _method: 'DELETE' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.data).toMatchObject({ status: 'error', code: 'NOT_FOUND', text: 'Не найдено' });
+  });
+});

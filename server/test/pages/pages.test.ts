@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeNext } from '@app/host-pages';
+import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
+
+/** A widgets directory with built manifests for a few widgets, one of them with a hostile version string. */
+const widgetsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-widgets-'));
+const HOSTILE_VERSION = '1</script><script>alert(1)</script>';
+for (const name of ['auth', 'password-reset-form', 'email-confirm', 'dashboard']) {
+  fs.mkdirSync(path.join(widgetsDir, name, 'dist'), { recursive: true });
+  const entry = { name, entry: `/widgets/${name}/remoteEntry.js?v=abc`, version: name === 'dashboard' ? HOSTILE_VERSION : '1.0.0', builtAt: '2026-01-01T00:00:00.000Z' };
+  fs.writeFileSync(path.join(widgetsDir, name, 'dist', 'widget.json'), JSON.stringify(entry));
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { WIDGETS_DIR: widgetsDir }, workers: false });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(widgetsDir, { recursive: true, force: true });
+});
+
+const page = (url: string, cookie?: string) => call(t.app, { url, ...(cookie ? { cookies: { session: cookie } } : {}) });
+
+const unescapeHtml = (s: string) => s.replace(/&(quot|amp|lt|gt|#39);/g, (_, e: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', '#39': "'" })[e] ?? '');
+
+/** The props of the mount point of `widget` in a page, as the loader reads them. */
+function propsOf(html: string, widget: string): Record<string, unknown> | undefined {
+  const match = new RegExp(`data-widget="${widget}" data-props="([^"]*)"`).exec(html);
+  return match?.[1] === undefined ? undefined : (JSON.parse(unescapeHtml(match[1])) as Record<string, unknown>);
+}
+
+function manifestOf(html: string): Record<string, { version: string }> {
+  const match = /<script type="application\/json" id="widget-manifest">([\s\S]*?)<\/script>/.exec(html);
+  expect(match).not.toBeNull();
+  return JSON.parse(match?.[1] ?? 'null') as Record<string, { version: string }>;
+}
+
+describe('access', () => {
+  it.each([
+    ['/dashboard', '/login?next=%2Fdashboard'],
+    ['/dashboard?payments=1', '/login?next=%2Fdashboard%3Fpayments%3D1'],
+    ['/dashboard/user/payment', '/login?next=%2Fdashboard%2Fuser%2Fpayment'],
+    ['/dashboard/user/orders', '/login?next=%2Fdashboard%2Fuser%2Forders'],
+  ])('a guest asking for %s is sent to %s', async (url, location) => {
+    const res = await page(url);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(location);
+  });
+
+  it('a signed-in user asking for /login or /register is sent to /dashboard', async () => {
+    const user = await newUser(t.db);
+    for (const url of ['/login', '/register', '/login?next=%2Fdashboard']) {
+      const res = await page(url, user.cookie);
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/dashboard');
+    }
+  });
+
+  it('/ sends a guest to /login and a signed-in user to /dashboard', async () => {
+    const user = await newUser(t.db);
+    expect((await page('/')).headers.location).toBe('/login');
+    expect((await page('/', user.cookie)).headers.location).toBe('/dashboard');
+  });
+
+  it('a blocked user counts as a guest', async () => {
+    const user = await newUser(t.db, { blocked: true });
+    const res = await page('/dashboard', user.cookie);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/login?next=%2Fdashboard');
+    expect((await page('/login', user.cookie)).statusCode).toBe(200);
+  });
+
+  it('a revoked session counts as a guest', async () => {
+    const user = await newUser(t.db);
+    await call(t.app, { url: '/api/new/logout', token: user.token });
+    expect((await page('/dashboard', user.cookie)).statusCode).toBe(302);
+  });
+});
+
+describe('page documents', () => {
+  it('are Russian HTML, never cached, with the manifest of the widgets they mount', async () => {
+    const res = await page('/login');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toMatch(/^<!doctype html>\n<html lang="ru">/);
+    expect(res.body).toContain('<title>Вход — Нейростудия</title>');
+    expect(propsOf(res.body, 'auth')).toEqual({ mode: 'login', redirectTo: '/dashboard' });
+    const manifest = manifestOf(res.body);
+    expect(Object.keys(manifest)).toEqual(['auth']);
+    expect(manifest.auth?.version).toBe('1.0.0');
+    expect(res.body).toMatch(/<script type="module" src="\/assets\/loader\.js\?v=[^"]+"><\/script>/);
+  });
+
+  it('escape the manifest inside its script element', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('<script>alert(1)');
+    expect(manifestOf(res.body).dashboard?.version).toBe(HOSTILE_VERSION);
+  });
+
+  it('/register mounts the registration form', async () => {
+    const res = await page('/register');
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'auth')).toEqual({ mode: 'register', redirectTo: '/dashboard' });
+  });
+});
+
+describe('/login?next=', () => {
+  it.each([
+    ['/dashboard/user/payment', '/dashboard/user/payment'],
+    ['/dashboard?payments=1', '/dashboard?payments=1'],
+    ['//evil.example', '/dashboard'],
+    ['/\\evil.example', '/dashboard'],
+    ['https://evil.example/', '/dashboard'],
+    ['javascript:alert(1)', '/dashboard'],
+    ['/\t/evil.example', '/dashboard'],
+    ['/\n/evil.example', '/dashboard'],
+    ['/\r\n/evil.example', '/dashboard'],
+    ['/\\/evil.example', '/dashboard'],
+    ['/x\\..\\\\evil.example', '/dashboard'],
+  ])('passes next=%j on as %j', async (next, expected) => {
+    expect(safeNext(next)).toBe(expected);
+    const res = await page(`/login?next=${encodeURIComponent(next)}`);
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'auth')).toEqual({ mode: 'login', redirectTo: expected });
+  });
+
+  it('survives a repeated next', async () => {
+    const res = await page('/login?next=%2Fa&next=%2Fb');
+    expect(res.statusCode).toBe(200);
+    expect((propsOf(res.body, 'auth') ?? {}).redirectTo).toMatch(/^\//);
+  });
+});
+
+describe('password reset pages', () => {
+  it('/password/reset/:token mounts the form with the token and email, HTML-escaped', async () => {
+    const token = `"'><script>alert(1)</script>`;
+    const email = `"><img src=x onerror=alert(1)>@example.ru`;
+    const res = await page(`/password/reset/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Новый пароль — Нейростудия</title>');
+    expect(res.body).not.toContain('<script>alert(1)');
+    expect(res.body).not.toContain('<img src=x');
+    expect(propsOf(res.body, 'password-reset-form')).toEqual({ token, email });
+    expect(Object.keys(manifestOf(res.body))).toEqual(['password-reset-form']);
+  });
+
+  it('/password/reset/:token works with the link as mailed', async () => {
+    const res = await page('/password/reset/AbC-123_xyz?email=anna%40example.ru');
+    expect(propsOf(res.body, 'password-reset-form')).toEqual({ token: 'AbC-123_xyz', email: 'anna@example.ru' });
+  });
+
+  it('/password/reset/:token without an email, or with a repeated one, still renders', async () => {
+    const none = await page('/password/reset/tok');
+    expect(none.statusCode).toBe(200);
+    expect(propsOf(none.body, 'password-reset-form')).toEqual({ token: 'tok', email: '' });
+    const repeated = await page('/password/reset/tok?email=a%40b.ru&email=c%40d.ru');
+    expect(repeated.statusCode).toBe(200);
+    expect(propsOf(repeated.body, 'password-reset-form')).toMatchObject({ token: 'tok' });
+  });
+
+  it('/password/reset mounts the request form, with the email if given, even when repeated', async () => {
+    const res = await page('/password/reset?email=anna%40example.ru');
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'password-reset-request')).toEqual({ email: 'anna@example.ru' });
+    const repeated = await page('/password/reset?email=a%40b.ru&email=c%40d.ru');
+    expect(repeated.statusCode).toBe(200);
+    expect(propsOf(repeated.body, 'password-reset-request')).toHaveProperty('email');
+  });
+});
+
+describe('email confirmation overlay', () => {
+  it("an unconfirmed user's dashboard mounts it", async () => {
+    const user = await newUser(t.db, { confirmed: false });
+    const res = await page('/dashboard', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'email-confirm')).toEqual({ email: user.email, supportUrl: t.config.supportUrl });
+    expect(Object.keys(manifestOf(res.body))).toContain('email-confirm');
+  });
+
+  it("a confirmed user's dashboard does not", async () => {
+    const user = await newUser(t.db, { confirmed: true });
+    const res = await page('/dashboard', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('data-widget="email-confirm"');
+    expect(Object.keys(manifestOf(res.body))).not.toContain('email-confirm');
+  });
+
+  it('shows on every signed-in page until confirmed', async () => {
+    const user = await newUser(t.db, { confirmed: false });
+    for (const url of ['/dashboard/user/payment', '/dashboard/user/orders']) {
+      const res = await page(url, user.cookie);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('data-widget="email-confirm"');
+    }
+  });
+
+  it('survives a repeated query parameter on the dashboard', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard?payments=1&payments=1', user.cookie);
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('/logout', () => {
+  it('revokes the session, clears the cookie and redirects to /login', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/logout', user.cookie);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/login');
+    const cleared = res.cookies.find((c) => c.name === 'session');
+    expect(cleared?.value).toBe('');
+    expect(cleared?.expires?.getTime() ?? 0).toBeLessThanOrEqual(Date.now());
+    expect((await call(t.app, { url: '/api/new/user', cookies: { session: user.cookie } })).statusCode).toBe(401);
+    expect((await call(t.app, { url: '/api/new/user', token: user.token })).statusCode).toBe(401);
+    expect((await page('/dashboard', user.cookie)).statusCode).toBe(302);
+  });
+
+  it("a guest is just redirected, and another user's session stays live", async () => {
+    const other = await newUser(t.db);
+    const res = await page('/logout');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/login');
+    expect((await call(t.app, { url: '/api/new/user', cookies: { session: other.cookie } })).statusCode).toBe(200);
+  });
+});
