@@ -1,0 +1,25 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { SandboxCheckoutView } from './SandboxCheckout.tsx';
+
+const noop = () => undefined;
+const payment = { payment_id: 41, amount: 1, description: 'Подписка «Стандарт» на Нейростудия', email: 'anna@example.ru', recurrent: true };
+const filled = { card_number: '4242 4242 4242 4242', exp: '12/29', cvv: '123' };
+
+const meta = {
+  title: 'Widgets/sandbox-checkout',
+  component: SandboxCheckoutView,
+  args: { payment, values: { card_number: '', exp: '', cvv: '' }, fieldErrors: {}, formErrors: [], busy: false, result: null, onChange: noop, onFill: noop, onSubmit: noop, onClose: noop },
+} satisfies Meta<typeof SandboxCheckoutView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Empty: Story = {};
+export const Package: Story = { args: { payment: { ...payment, amount: 490, description: 'Пакет «50 000 слов» на Нейростудия', recurrent: false } } };
+export const Filled: Story = { args: { values: filled } };
+export const Charging: Story = { args: { values: filled, busy: true } };
+export const InvalidFields: Story = {
+  args: { values: { card_number: '4242 42', exp: '13/2', cvv: '1' }, fieldErrors: { card_number: ['Номер карты состоит из 16 цифр'], exp: ['Срок действия в формате ММ/ГГ'], cvv: ['CVV состоит из 3 цифр'] } },
+};
+export const Declined: Story = { args: { values: { ...filled, card_number: '4012 8888 8888 1881' }, result: { status: 'declined', reason: 'Недостаточно средств на карте' } } };
+export const ServerError: Story = { args: { values: filled, formErrors: ['Этот счёт уже оплачен'] } };
+export const Paid: Story = { args: { values: filled, result: { status: 'success' } } };

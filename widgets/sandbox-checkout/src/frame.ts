@@ -1,0 +1,6 @@
+import type { SandboxCheckoutMessage } from '@app/contracts';
+
+/** Tells the page that opened the checkout frame how it ended (only that page's origin may read it). */
+export function postCheckoutMessage(message: SandboxCheckoutMessage): void {
+  window.parent.postMessage(message, window.location.origin);
+}

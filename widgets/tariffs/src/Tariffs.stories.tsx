@@ -1,0 +1,55 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { TariffsView, type TariffsData } from './Tariffs.tsx';
+import { NO_PLAN, ON_PRO, PRO_CANCELLED, TARIFFS, tariff } from './fixtures.ts';
+
+const noop = () => undefined;
+const ready = (data: Partial<TariffsData> = {}) => ({ status: 'ready' as const, data: { tariffs: TARIFFS, check: NO_PLAN, ...data } });
+
+const meta = {
+  title: 'Widgets/tariffs',
+  component: TariffsView,
+  args: {
+    state: ready(),
+    sandbox: false,
+    purchased: [],
+    busy: null,
+    cancelBusy: false,
+    hint: null,
+    notice: null,
+    dialog: null,
+    onSelect: noop,
+    onConfirmSubscribe: noop,
+    onCancelRequest: noop,
+    onConfirmCancel: noop,
+    onCloseDialog: noop,
+    onRetry: noop,
+  },
+} satisfies Meta<typeof TariffsView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Loading: Story = { args: { state: { status: 'loading' } } };
+export const LoadFailed: Story = { args: { state: { status: 'error', message: 'Нет соединения с сервером. Проверьте интернет и попробуйте снова' } } };
+export const NoPlans: Story = { args: { state: ready({ tariffs: [] }) } };
+export const FirstTimeWithTrial: Story = {};
+export const NotSubscribedNoTrial: Story = { args: { state: ready({ check: { ...NO_PLAN, first: false } }) } };
+export const PackageNeedsPlan: Story = { args: { hint: { tariffId: 4, text: 'Покупка пакетов доступна только при активной подписке' } } };
+export const PublicView: Story = { args: { state: ready({ tariffs: TARIFFS.filter((t) => t.subscriptions_type !== 3) }) } };
+export const SandboxMode: Story = { args: { sandbox: true } };
+export const CurrentPlan: Story = { args: { state: ready({ check: ON_PRO }) } };
+export const SubscribeConfirmTrial: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) } } };
+export const SubscribeConfirmMonthly: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(3) } } };
+export const SubscribeConfirmReplacing: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'subscribe', tariff: tariff(3) } } };
+export const CancelConfirm: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) } } };
+export const Cancelling: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) }, cancelBusy: true } };
+export const Cancelled: Story = { args: { state: ready({ check: PRO_CANCELLED }), notice: { kind: 'cancelled', name: 'Про', until: PRO_CANCELLED.active_until } } };
+export const CancelledPackageBlocked: Story = { args: { state: ready({ check: PRO_CANCELLED }), hint: { tariffId: 5, text: 'Подписка отменена: пополнение токенов недоступно до конца периода' } } };
+export const CancelFailed: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'error', text: 'Произошла ошибка' } } };
+export const StartingPayment: Story = { args: { busy: { tariffId: 2, phase: 'starting' } } };
+export const StartFailed: Story = { args: { notice: { kind: 'error', text: 'Произошла ошибка' } } };
+export const StartFailedWithServerMessage: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'error', text: 'Платёжный сервис недоступен. Попробуйте позже' } } };
+export const Declined: Story = { args: { notice: { kind: 'declined', reason: 'Недостаточно средств на карте' } } };
+export const AwaitingConfirmation: Story = { args: { busy: { tariffId: 2, phase: 'confirming' }, notice: { kind: 'confirming' } } };
+export const ConfirmationLate: Story = { args: { notice: { kind: 'late' } } };
+export const PlanPaid: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'paid', purchase: 'plan', name: 'Про' } } };
+export const PackagePurchased: Story = { args: { state: ready({ check: ON_PRO }), purchased: [4], notice: { kind: 'paid', purchase: 'package', name: 'Пакет слов' } } };

@@ -1,0 +1,60 @@
+import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type Balances, type SubscribeCheck, type Tariff } from '@app/contracts';
+
+export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
+
+/** The trial price applies: a type-1 plan for a user whose first subscription this is (seed §4, §9). */
+export const trialApplies = (tariff: Tariff, check: SubscribeCheck): tariff is Tariff & { first_amount: number } =>
+  tariff.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && check.first && tariff.first_amount !== null;
+
+/** Why a one-off package cannot be bought now (seed §4, §5), or null when it can. */
+export function packageBlock(check: SubscribeCheck): string | null {
+  if (check.subscriptions === null) return ERROR_CODES.SUBSCRIPTION_REQUIRED.message;
+  if (check.cancelled) return ERROR_CODES.SUBSCRIPTION_CANCELLED.message;
+  return null;
+}
+
+export type PlanButton =
+  | { kind: 'current'; label: string }
+  | { kind: 'cancelled'; label: string }
+  | { kind: 'purchased'; label: string }
+  | { kind: 'pay'; label: string; blockedReason: string | null };
+
+/**
+ * The plan button (seed §4): the current plan shows «Ваш тариф» (and a cancel button), or
+ * «Подписка отменена» once cancelled; a package bought in this visit «Покупка завершена»;
+ * otherwise «Купить» (package), «Попробовать за {first_amount} р.» (trial) or «Подписаться».
+ * A package looks disabled without a current plan or while it is cancelled.
+ */
+export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: readonly number[]): PlanButton {
+  if (check.subscriptions === tariff.id && !isPackage(tariff)) {
+    return check.cancelled ? { kind: 'cancelled', label: BILLING_TEXTS.cancelled } : { kind: 'current', label: BILLING_TEXTS.current };
+  }
+  if (isPackage(tariff)) {
+    if (purchased.includes(tariff.id)) return { kind: 'purchased', label: BILLING_TEXTS.purchased };
+    return { kind: 'pay', label: BILLING_TEXTS.buy, blockedReason: packageBlock(check) };
+  }
+  if (trialApplies(tariff, check)) return { kind: 'pay', label: BILLING_TEXTS.trial(tariff.first_amount), blockedReason: null };
+  return { kind: 'pay', label: BILLING_TEXTS.subscribe, blockedReason: null };
+}
+
+export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; icon: 'words' | 'media' };
+
+const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
+
+/** A description line split at its icon markers (`[[words]]`, `[[media]]`). */
+export function descriptionParts(line: string): DescriptionPart[] {
+  return line
+    .split(MARKER_RE)
+    .filter((part) => part !== '')
+    .map((part): DescriptionPart => {
+      if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
+      if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
+      return { type: 'text', text: part };
+    });
+}
+
+/** The package's tokens have reached the balance (money is credited only by server notifications). */
+export function packageCredited(tariff: Tariff, before: Balances, after: Balances): boolean {
+  if (tariff.words <= 0 && tariff.media <= 0) return after.words > before.words || after.media > before.media;
+  return after.words - before.words >= tariff.words && after.media - before.media >= tariff.media - 1e-9;
+}
