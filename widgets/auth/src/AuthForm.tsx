@@ -1,6 +1,6 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { LoginBodySchema, RegisterBodySchema, type WidgetProps } from '@app/contracts';
-import { ApiError, Button, Card, ErrorList, Field, clearToken, navigate, setToken } from '@app/kit';
+import { Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, navigate, setToken } from '@app/kit';
 import { authApi, type AuthApi } from './api.ts';
 
 type Mode = WidgetProps<'auth'>['mode'];
@@ -81,15 +81,6 @@ export function AuthFormView({ mode, values, fieldErrors, formErrors, busy, onCh
   );
 }
 
-function issuesToErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
-  const errors: Errors = {};
-  for (const issue of issues) {
-    const field = String(issue.path[0] ?? 'form');
-    (errors[field] ??= []).push(issue.message);
-  }
-  return errors;
-}
-
 /** Sign-in or registration: validates with the contract's schema, stores the bearer token, goes on. */
 export function AuthForm({ mode, redirectTo, api = authApi }: WidgetProps<'auth'> & { api?: AuthApi }) {
   const [values, setValues] = useState<Values>({ email: '', password: '', password_confirmation: '' });
@@ -109,7 +100,7 @@ export function AuthForm({ mode, redirectTo, api = authApi }: WidgetProps<'auth'
     setFormErrors([]);
     const parsed = mode === 'login' ? LoginBodySchema.safeParse(values) : RegisterBodySchema.safeParse(values);
     if (!parsed.success) {
-      setFieldErrors(issuesToErrors(parsed.error.issues));
+      setFieldErrors(issuesToFieldErrors(parsed.error.issues));
       return;
     }
     setBusy(true);
@@ -118,10 +109,9 @@ export function AuthForm({ mode, redirectTo, api = authApi }: WidgetProps<'auth'
       setToken(result.token);
       navigate(redirectTo);
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : new ApiError(0, undefined, undefined);
-      const fields = apiError.fields;
-      if (Object.keys(fields).length) setFieldErrors(fields);
-      else setFormErrors([apiError.message]);
+      const shown = apiFormErrors(err, Object.keys(values));
+      setFieldErrors(shown.fieldErrors);
+      setFormErrors(shown.formErrors);
       setBusy(false);
     }
   };
