@@ -14,7 +14,6 @@ const meta = {
     purchased: [],
     busy: null,
     cancelBusy: false,
-    hint: null,
     notice: null,
     dialog: null,
     onSelect: noop,
@@ -33,7 +32,7 @@ export const LoadFailed: Story = { args: { state: { status: 'error', message: '�
 export const NoPlans: Story = { args: { state: ready({ tariffs: [] }) } };
 export const FirstTimeWithTrial: Story = {};
 export const NotSubscribedNoTrial: Story = { args: { state: ready({ check: { ...NO_PLAN, first: false } }) } };
-export const PackageNeedsPlan: Story = { args: { hint: { tariffId: 4, text: 'Покупка пакетов доступна только при активной подписке' } } };
+export const PackageNeedsPlan: Story = { args: { notice: { tariffId: 4, kind: 'blocked', text: 'Покупка пакетов доступна только при активной подписке' } } };
 export const PublicView: Story = { args: { state: ready({ tariffs: TARIFFS.filter((t) => t.subscriptions_type !== 3) }) } };
 export const SandboxMode: Story = { args: { sandbox: true } };
 export const CurrentPlan: Story = { args: { state: ready({ check: ON_PRO }) } };
@@ -42,14 +41,14 @@ export const SubscribeConfirmMonthly: Story = { args: { dialog: { kind: 'subscri
 export const SubscribeConfirmReplacing: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'subscribe', tariff: tariff(3) } } };
 export const CancelConfirm: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) } } };
 export const Cancelling: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) }, cancelBusy: true } };
-export const Cancelled: Story = { args: { state: ready({ check: PRO_CANCELLED }), notice: { kind: 'cancelled', name: 'Про', until: PRO_CANCELLED.active_until } } };
-export const CancelledPackageBlocked: Story = { args: { state: ready({ check: PRO_CANCELLED }), hint: { tariffId: 5, text: 'Подписка отменена: пополнение токенов недоступно до конца периода' } } };
-export const CancelFailed: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'error', text: 'Произошла ошибка' } } };
+export const Cancelled: Story = { args: { state: ready({ check: PRO_CANCELLED }), notice: { tariffId: 2, kind: 'cancelled', name: 'Про', until: PRO_CANCELLED.active_until } } };
+export const CancelledPackageBlocked: Story = { args: { state: ready({ check: PRO_CANCELLED }), notice: { tariffId: 5, kind: 'blocked', text: 'Подписка отменена: пополнение токенов недоступно до конца периода' } } };
+export const CancelFailed: Story = { args: { state: ready({ check: ON_PRO }), notice: { tariffId: 2, kind: 'error', text: 'Произошла ошибка' } } };
 export const StartingPayment: Story = { args: { busy: { tariffId: 2, phase: 'starting' } } };
-export const StartFailed: Story = { args: { notice: { kind: 'error', text: 'Произошла ошибка' } } };
-export const StartFailedWithServerMessage: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'error', text: 'Платёжный сервис недоступен. Попробуйте позже' } } };
-export const Declined: Story = { args: { notice: { kind: 'declined', reason: 'Недостаточно средств на карте' } } };
-export const AwaitingConfirmation: Story = { args: { busy: { tariffId: 2, phase: 'confirming' }, notice: { kind: 'confirming' } } };
-export const ConfirmationLate: Story = { args: { notice: { kind: 'late' } } };
-export const PlanPaid: Story = { args: { state: ready({ check: ON_PRO }), notice: { kind: 'paid', purchase: 'plan', name: 'Про' } } };
-export const PackagePurchased: Story = { args: { state: ready({ check: ON_PRO }), purchased: [4], notice: { kind: 'paid', purchase: 'package', name: 'Пакет слов' } } };
+export const StartFailed: Story = { args: { notice: { tariffId: 2, kind: 'error', text: 'Произошла ошибка' } } };
+export const StartFailedWithServerMessage: Story = { args: { state: ready({ check: ON_PRO }), notice: { tariffId: 4, kind: 'error', text: 'Платёжный сервис недоступен. Попробуйте позже' } } };
+export const Declined: Story = { args: { notice: { tariffId: 1, kind: 'declined', reason: 'Недостаточно средств на карте' } } };
+export const AwaitingConfirmation: Story = { args: { busy: { tariffId: 2, phase: 'confirming' }, notice: { tariffId: 2, kind: 'confirming' } } };
+export const ConfirmationLate: Story = { args: { notice: { tariffId: 1, kind: 'late' } } };
+export const PlanPaid: Story = { args: { state: ready({ check: ON_PRO }), notice: { tariffId: 2, kind: 'paid', purchase: 'plan', name: 'Про' } } };
+export const PackagePurchased: Story = { args: { state: ready({ check: ON_PRO }), purchased: [4], notice: { tariffId: 4, kind: 'paid', purchase: 'package', name: 'Пакет слов' } } };

@@ -204,7 +204,7 @@ describe('Tariffs: subscribing', () => {
     expect(api.paySubscription).not.toHaveBeenCalled();
     expect(balances).toHaveBeenCalledTimes(3);
     expect((await plan('Пакет слов')).getByRole('button', { name: 'Покупка завершена' })).toBeDisabled();
-    expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
+    expect((await plan('Пакет слов')).getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
     expect((await plan('Пакет медиа')).getByRole('button', { name: 'Купить' })).toBeEnabled();
   });
 
@@ -229,7 +229,7 @@ describe('Tariffs: subscribing', () => {
     renderTariffs(api, fakeWidget({ status: 'fail', reason: 'Недостаточно средств на карте' }));
     await userEvent.click((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' }));
     await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Оплата не прошла: Недостаточно средств на карте');
+    expect(await (await plan('Старт')).findByRole('alert')).toHaveTextContent('Оплата не прошла: Недостаточно средств на карте');
     expect(api.check).toHaveBeenCalledTimes(1);
     expect((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' })).toBeEnabled();
   });

@@ -13,14 +13,17 @@ export interface TariffsData {
 /** A payment under way: the button of its plan spins, the others wait. */
 export type Busy = { tariffId: number; phase: 'starting' | 'paying' | 'confirming' } | null;
 export type Dialog = { kind: 'subscribe'; tariff: Tariff } | { kind: 'cancel'; tariff: Tariff } | null;
-export type Notice =
+type NoticeBody =
+  | { kind: 'blocked'; text: string }
   | { kind: 'error'; text: string }
   | { kind: 'declined'; reason: string }
   | { kind: 'confirming' }
   | { kind: 'paid'; purchase: 'plan' | 'package'; name: string }
   | { kind: 'late' }
-  | { kind: 'cancelled'; name: string; until: string | null }
-  | null;
+  | { kind: 'cancelled'; name: string; until: string | null };
+
+/** What happened to a plan, shown in its card, where the user clicked. */
+export type Notice = ({ tariffId: number } & NoticeBody) | null;
 
 /** Where the success notice leads: the dashboard, whose conversion stub records the goal (target_2). */
 export const AFTER_PAYMENT_URL = '/dashboard?payments=1';
@@ -38,8 +41,6 @@ export interface TariffsViewProps {
   purchased: readonly number[];
   busy: Busy;
   cancelBusy: boolean;
-  /** Why a package that looks disabled cannot be bought, under its card. */
-  hint: { tariffId: number; text: string } | null;
   notice: Notice;
   dialog: Dialog;
   onSelect: (tariff: Tariff) => void;
@@ -82,6 +83,8 @@ function NoticeView({ notice }: { notice: Notice }) {
     </a>
   );
   switch (notice.kind) {
+    case 'blocked':
+      return <Alert tone="warning">{notice.text}</Alert>;
     case 'error':
       return <Alert>{notice.text}</Alert>;
     case 'declined':
@@ -160,12 +163,12 @@ interface PlanCardProps {
   purchased: readonly number[];
   busy: Busy;
   cancelBusy: boolean;
-  hint: string | null;
+  notice: Notice;
   onSelect: (tariff: Tariff) => void;
   onCancelRequest: (tariff: Tariff) => void;
 }
 
-function PlanCard({ tariff, check, purchased, busy, cancelBusy, hint, onSelect, onCancelRequest }: PlanCardProps) {
+function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect, onCancelRequest }: PlanCardProps) {
   const nameId = useId();
   const button = planButton(tariff, check, purchased);
   const mine = button.kind === 'current' || button.kind === 'cancelled';
@@ -223,7 +226,7 @@ function PlanCard({ tariff, check, purchased, busy, cancelBusy, hint, onSelect, 
         <Description lines={tariff.description} />
         <div className="plan__actions">
           {actions}
-          {hint && <Alert tone="warning">{hint}</Alert>}
+          <NoticeView notice={notice} />
         </div>
       </article>
     </li>
@@ -310,7 +313,7 @@ function PlansSkeleton() {
 
 /** Plan cards, confirmation windows and payment notices, every state driven by props. */
 export function TariffsView(props: TariffsViewProps) {
-  const { state, sandbox, purchased, busy, cancelBusy, hint, notice, dialog, onSelect, onConfirmSubscribe, onCancelRequest, onConfirmCancel, onCloseDialog, onRetry } = props;
+  const { state, sandbox, purchased, busy, cancelBusy, notice, dialog, onSelect, onConfirmSubscribe, onCancelRequest, onConfirmCancel, onCloseDialog, onRetry } = props;
   const plansTitleId = useId();
   const packagesTitleId = useId();
   const card = (tariff: Tariff, data: TariffsData) => (
@@ -321,7 +324,7 @@ export function TariffsView(props: TariffsViewProps) {
       purchased={purchased}
       busy={busy}
       cancelBusy={cancelBusy}
-      hint={hint?.tariffId === tariff.id ? hint.text : null}
+      notice={notice?.tariffId === tariff.id ? notice : null}
       onSelect={onSelect}
       onCancelRequest={onCancelRequest}
     />
@@ -332,9 +335,6 @@ export function TariffsView(props: TariffsViewProps) {
   return (
     <div className="tariffs">
       {sandbox && <SandboxNote />}
-      <div className="tariffs__notice">
-        <NoticeView notice={notice} />
-      </div>
       {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
       {state.status === 'loading' && (
         <section className="tariffs__section">
@@ -385,7 +385,6 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
   const [purchased, setPurchased] = useState<number[]>([]);
   const [busy, setBusy] = useState<Busy>(null);
   const [cancelBusy, setCancelBusy] = useState(false);
-  const [hint, setHint] = useState<TariffsViewProps['hint']>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const alive = useRef(true);
@@ -418,7 +417,6 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
   const startPayment = async (tariff: Tariff) => {
     const asPackage = isPackage(tariff);
     setNotice(null);
-    setHint(null);
     setBusy({ tariffId: tariff.id, phase: 'starting' });
     let start: PaymentStart;
     let before: Balances | null = null;
@@ -429,7 +427,7 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
       if (asPackage) before = await api.balances();
     } catch (err) {
       setBusy(null);
-      setNotice({ kind: 'error', text: serverMessage(err) });
+      setNotice({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) });
       return;
     }
     setBusy({ tariffId: tariff.id, phase: 'paying' });
@@ -438,26 +436,26 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
       outcome = await widget.charge(start.options);
     } catch (err) {
       setBusy(null);
-      setNotice({ kind: 'error', text: serverMessage(err) });
+      setNotice({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) });
       return;
     }
     if (outcome.status !== 'success') {
       setBusy(null);
-      if (outcome.status === 'fail') setNotice({ kind: 'declined', reason: outcome.reason });
+      if (outcome.status === 'fail') setNotice({ tariffId: tariff.id, kind: 'declined', reason: outcome.reason });
       return;
     }
     setBusy({ tariffId: tariff.id, phase: 'confirming' });
-    setNotice({ kind: 'confirming' });
+    setNotice({ tariffId: tariff.id, kind: 'confirming' });
     const confirmed = await awaitConfirmation(tariff, before);
     if (!alive.current) return;
     setBusy(null);
     if (!confirmed) {
-      setNotice({ kind: 'late' });
+      setNotice({ tariffId: tariff.id, kind: 'late' });
       return;
     }
     update((data) => ({ ...data, check: confirmed }));
     if (asPackage) setPurchased((ids) => [...ids, tariff.id]);
-    setNotice({ kind: 'paid', purchase: asPackage ? 'package' : 'plan', name: tariff.name });
+    setNotice({ tariffId: tariff.id, kind: 'paid', purchase: asPackage ? 'package' : 'plan', name: tariff.name });
   };
 
   const onSelect = (tariff: Tariff) => {
@@ -465,10 +463,10 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     const button = planButton(tariff, state.data.check, purchased);
     if (button.kind !== 'pay') return;
     if (button.blockedReason) {
-      setHint({ tariffId: tariff.id, text: button.blockedReason });
+      setNotice({ tariffId: tariff.id, kind: 'blocked', text: button.blockedReason });
       return;
     }
-    setHint(null);
+    setNotice(null);
     if (isPackage(tariff)) void startPayment(tariff);
     else setDialog({ kind: 'subscribe', tariff });
   };
@@ -485,9 +483,9 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     try {
       const result = await api.cancel();
       update((data) => ({ ...data, check: { ...data.check, cancelled: true, active_until: result.active_until } }));
-      setNotice({ kind: 'cancelled', name: dialog.tariff.name, until: result.active_until });
+      setNotice({ tariffId: dialog.tariff.id, kind: 'cancelled', name: dialog.tariff.name, until: result.active_until });
     } catch (err) {
-      setNotice({ kind: 'error', text: serverMessage(err) });
+      setNotice({ tariffId: dialog.tariff.id, kind: 'error', text: serverMessage(err) });
     } finally {
       setCancelBusy(false);
       setDialog(null);
@@ -501,7 +499,6 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
       purchased={purchased}
       busy={busy}
       cancelBusy={cancelBusy}
-      hint={hint}
       notice={notice}
       dialog={dialog}
       onSelect={onSelect}
