@@ -62,7 +62,8 @@ export function BalanceSummary({ balances }: { balances: Balances }) {
       <li className="balances__item">
         <MediaIcon />
         <span className="balances__value">{formatMedia(balances.media)}</span>
-        <span className="balances__label">медиа токенов</span>
+        {/* A number with a decimal part takes the genitive singular: «3,0 медиа токена». */}
+        <span className="balances__label">медиа токена</span>
       </li>
     </ul>
   );
