@@ -1,3 +1,4 @@
+import type { ThroughputReport } from './throughput.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -21,6 +22,7 @@ export interface BenchReport {
   pages: PageReport[];
   /** The most React copies seen on one page; must be 1. */
   reactCopies: number;
+  throughput: ThroughputReport;
   ok: boolean;
   problems: string[];
   durationMs: number;
@@ -60,6 +62,16 @@ export function markdown(r: BenchReport): string {
       (p) =>
         `| ${p.path} | ${p.reactCopies} | ${p.renderers} | ${p.reactScripts.map((s) => `\`${s}\``).join(', ') || '—'} | ${p.mounted.join(', ') || '—'} | ${p.failed.join(', ') || '—'} | ${p.js.files} | ${kb(p.js.gzip)} |`,
     ),
+    '',
+    '## Ledger and webhook throughput',
+    '',
+    'On a scratch database of the PostgreSQL the tests use, a pool of 20 connections. A hold + settle pair is two transactions (the hold checks and debits with one conditional update; the settle keeps 7 of 10 and returns 3). A Pay notification goes through the whole HTTP pipeline (signature, parsing, one transaction with its idempotency row, invoice, subscription, grants) via `inject`.',
+    '',
+    '| operation | count | concurrency | seconds | per second |',
+    '|---|---:|---:|---:|---:|',
+    ...r.throughput.rates.map((t) => `| ${t.name} | ${t.operations} | ${t.concurrency} | ${t.seconds.toFixed(2)} | ${t.perSecond.toFixed(0)} |`),
+    '',
+    `Balance = ledger sum for every wallet afterwards: ${r.throughput.consistent ? 'yes' : 'NO'}.`,
     '',
     `**Result: ${r.ok ? 'OK, one React per page' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),

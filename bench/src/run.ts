@@ -5,6 +5,7 @@ import { launchBrowser } from '../../e2e/support/browser.ts';
 import { instrument, type PageMeasure } from './react-copies.ts';
 import { markdown, type BenchReport, type PageReport, type WidgetReport } from './report.ts';
 import { startServer } from './server.ts';
+import { measureThroughput } from './throughput.ts';
 import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
   const names = widgetNames(WIDGETS_DIR);
   const loader = loaderSize(LOADER_DIR);
   const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
+  const throughput = await measureThroughput();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
     if (p.renderers !== 1) problems.push(`${p.path}: ${p.renderers} react-dom renderers`);
     if (p.failed.length) problems.push(`${p.path}: widgets failed to load: ${p.failed.join(', ')}`);
   }
+  if (!throughput.consistent) problems.push('a balance differs from its ledger sum after the throughput runs');
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -77,7 +80,8 @@ async function main(): Promise<number> {
     unbuilt: names.filter((n) => !isBuilt(WIDGETS_DIR, n)),
     pages,
     reactCopies,
-    ok: pages.every((p) => p.reactCopies === 1 && p.renderers === 1),
+    throughput,
+    ok: pages.every((p) => p.reactCopies === 1 && p.renderers === 1) && throughput.consistent,
     problems,
     durationMs: 0,
   };

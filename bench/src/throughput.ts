@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from '@app/server/app';
+import { loadConfig } from '../../server/src/config.ts';
+import { createDb, type Db } from '../../server/src/db/database.ts';
+import { migrateToLatest } from '../../server/src/db/migrate.ts';
+import { seed } from '../../server/src/db/seed.ts';
+import { resolveSecrets } from '../../server/src/lib/secrets.ts';
+import { credit, getRawBalances, ledgerSums, placeHold, settleHold } from '../../server/src/features/wallet/wallet.queries.ts';
+import { signNotification } from '../../server/src/features/payments/cloudpayments.ts';
+import { startSubscriptionPayment } from '../../server/src/features/billing/billing.service.ts';
+import { adminConnection, databaseUrl, withAdmin } from '../../server/test/support/postgres.ts';
+
+export interface Rate {
+  name: string;
+  operations: number;
+  concurrency: number;
+  seconds: number;
+  perSecond: number;
+}
+
+export interface ThroughputReport {
+  rates: Rate[];
+  /** Balance = ledger sum for every wallet touched, after all runs. */
+  consistent: boolean;
+}
+
+const POOL = 20;
+
+/** Runs `count` operations, `concurrency` at a time; answers operations per second. */
+async function measure(name: string, count: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Rate> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await op(next++);
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { name, operations: count, concurrency, seconds, perSecond: count / seconds };
+}
+
+async function newUsers(db: Db, n: number): Promise<number[]> {
+  const rows = await db
+    .insertInto('users')
+    .values(Array.from({ length: n }, (_, i) => ({ email: `bench${String(i)}-${crypto.randomBytes(3).toString('hex')}@example.ru`, password_hash: 'x', email_confirmed_at: new Date() })))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Ledger and webhook throughput on a scratch database: hold+settle pairs on one hot wallet
+ * (every operation contends for one row) and across many wallets, and signed Pay
+ * notifications handled end to end through the HTTP pipeline (`inject`, no sockets).
+ */
+export async function measureThroughput(): Promise<ThroughputReport> {
+  const { adminUrl, embedded } = await adminConnection();
+  const name = `ns_bench_${crypto.randomBytes(5).toString('hex')}`;
+  await withAdmin(adminUrl, (client) => client.query(`create database "${name}"`));
+  const url = databaseUrl(adminUrl, name);
+  const db = createDb(url, POOL);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-bench-tp-'));
+  try {
+    await migrateToLatest(db);
+    await seed(db, pino({ level: 'silent' }));
+    const rates: Rate[] = [];
+    const touched: number[] = [];
+
+    const grantAll = async (ids: number[], amount: number) => {
+      for (const id of ids) await db.transaction().execute((tx) => credit(tx, { userId: id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bench-grant-${String(id)}` }, amount));
+    };
+    const holdSettle = async (userId: number, key: string) => {
+      const hold = await placeHold(db, { userId, kind: 'words', amount: 10, idempotencyKey: key });
+      await settleHold(db, hold, 7);
+    };
+
+    const [hot] = await newUsers(db, 1);
+    if (hot === undefined) throw new Error('no user');
+    touched.push(hot);
+    await grantAll([hot], 10_000_000);
+    rates.push(await measure('hold + settle, one hot wallet', 2_000, POOL, (i) => holdSettle(hot, `hot-${String(i)}`)));
+
+    const many = await newUsers(db, 200);
+    touched.push(...many);
+    await grantAll(many, 1_000_000);
+    rates.push(await measure('hold + settle, 200 wallets', 2_000, POOL, (i) => holdSettle(many[i % many.length] ?? hot, `many-${String(i)}`)));
+
+    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), RUN_WORKERS: 'false' });
+    const app = await buildApp({ config, db, databaseUrl: url, secrets: resolveSecrets(config) });
+    await app.ready();
+    try {
+      const plan = await db.selectFrom('tariffs').selectAll().where('subscriptions_type', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+      const payers = await newUsers(db, 500);
+      touched.push(...payers);
+      const invoices = [];
+      for (const id of payers) {
+        const viewer = { id, email: `bench-${String(id)}@example.ru`, role: 'user' as const, emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' as const };
+        invoices.push({ userId: id, start: await startSubscriptionPayment(app, viewer, plan.id) });
+      }
+      const secret = app.secrets.cloudpaymentsSecret;
+      const pay = async (i: number, transactionId: number) => {
+        const inv = invoices[i % invoices.length];
+        if (!inv) return;
+        const body = new URLSearchParams({
+          TransactionId: String(transactionId),
+          Amount: inv.start.amount.toFixed(2),
+          Currency: 'RUB',
+          InvoiceId: String(inv.start.payment_id),
+          AccountId: String(inv.userId),
+          SubscriptionId: `sc_bench_${String(inv.start.payment_id)}`,
+          Status: 'Completed',
+          CardLastFour: '4242',
+          Token: 'tk_bench',
+        }).toString();
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/payment/cloudpayments/notify/pay',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-hmac': signNotification(secret, body) },
+          payload: body,
+        });
+        if (res.statusCode !== 200 || res.json<{ code: number }>().code !== 0) throw new Error(`notification failed: ${res.body}`);
+      };
+      rates.push(await measure('Pay notifications (new payments)', invoices.length, 10, (i) => pay(i, 8_000_000 + i)));
+      rates.push(await measure('Pay notifications (repeats of handled ones)', invoices.length, 10, (i) => pay(i, 8_000_000 + i)));
+    } finally {
+      await app.close();
+    }
+
+    let consistent = true;
+    for (const id of touched) {
+      const [balance, sums] = await Promise.all([getRawBalances(db, id), ledgerSums(db, id)]);
+      if (balance.words !== sums.words || balance.media !== sums.media) consistent = false;
+    }
+    return { rates, consistent };
+  } finally {
+    await db.destroy();
+    await withAdmin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
+    await embedded?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
