@@ -13,6 +13,7 @@ import { credit, getRawBalances, ledgerSums, placeHold, settleHold } from '../..
 import { signNotification } from '../../server/src/features/payments/cloudpayments.ts';
 import { startSubscriptionPayment } from '../../server/src/features/billing/billing.service.ts';
 import { adminConnection, databaseUrl, withAdmin } from '../../server/test/support/postgres.ts';
+import type { PaymentStart } from '@app/contracts';
 
 export interface Rate {
   name: string;
@@ -96,7 +97,7 @@ export async function measureThroughput(): Promise<ThroughputReport> {
       const plan = await db.selectFrom('tariffs').selectAll().where('subscriptions_type', '=', 1).orderBy('id').executeTakeFirstOrThrow();
       const payers = await newUsers(db, 500);
       touched.push(...payers);
-      const invoices = [];
+      const invoices: { userId: number; start: PaymentStart }[] = [];
       for (const id of payers) {
         const viewer = { id, email: `bench-${String(id)}@example.ru`, role: 'user' as const, emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' as const };
         invoices.push({ userId: id, start: await startSubscriptionPayment(app, viewer, plan.id) });
