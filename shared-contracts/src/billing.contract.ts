@@ -57,6 +57,14 @@ export const PaymentStartSchema = z.object({
 });
 export type PaymentStart = z.infer<typeof PaymentStartSchema>;
 
+/** Where a payment stands: only server notifications move it past `pending`. */
+export const PaymentStatusSchema = z.object({
+  payment_id: z.number().int(),
+  kind: z.enum(['subscription', 'package']),
+  status: z.enum(['pending', 'paid', 'failed', 'refunded']),
+});
+export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
+
 export const SubscriptionRecordSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -156,6 +164,15 @@ export const billingRoutes = {
     tags: ['billing'],
     query: TariffIdQuerySchema,
     response: PaymentStartSchema,
+  }),
+  paymentStatus: defineRoute({
+    method: 'GET',
+    path: '/api/payment/cloudpayments/status',
+    access: 'user',
+    summary: 'Where one of the user’s payments stands (the widget polls it after the payment form closes)',
+    tags: ['billing'],
+    query: TariffIdQuerySchema,
+    response: PaymentStatusSchema,
   }),
   notification: defineRoute({
     method: 'POST',

@@ -174,3 +174,19 @@ describe('conversion goal and news cards', () => {
     expect((await call(t.app, { url: '/api/new/dashboard' })).statusCode).toBe(401);
   });
 });
+
+describe('GET /api/payment/cloudpayments/status', () => {
+  it('answers where the user’s own payment stands; others’ payments do not exist', async () => {
+    const user = await newUser(t.db);
+    await subscribe(t.app, user, catalog.monthly);
+    const invoice = await startPayment(t.app, user, catalog.wordsPack);
+    const status = (id: number, token = user.token) => call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(id)}`, token });
+    expect((await status(invoice.payment_id)).data.json).toEqual({ payment_id: invoice.payment_id, kind: 'package', status: 'pending' });
+    await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '290.00', InvoiceId: String(invoice.payment_id), AccountId: String(user.id) });
+    expect((await status(invoice.payment_id)).data.json).toMatchObject({ status: 'paid' });
+    const stranger = await newUser(t.db);
+    expect((await status(invoice.payment_id, stranger.token)).statusCode).toBe(404);
+    expect((await call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(invoice.payment_id)}` })).statusCode).toBe(401);
+    expect((await call(t.app, { url: '/api/payment/cloudpayments/status?id=abc', token: user.token })).statusCode).toBe(400);
+  });
+});
