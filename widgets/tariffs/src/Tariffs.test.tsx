@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Balances, PaymentStart, SubscribeCheck, WidgetOptions } from '@app/contracts';
+import type { PaymentStart, SubscribeCheck, WidgetOptions } from '@app/contracts';
 import { ApiError } from '@app/kit';
 import { Tariffs } from './Tariffs.tsx';
 import type { TariffsApi } from './api.ts';
@@ -21,7 +21,7 @@ function fakeApi(check: SubscribeCheck | SubscribeCheck[], overrides: Partial<Ta
     paymentKey: vi.fn().mockResolvedValue('pk_test'),
     paySubscription: vi.fn((id: number) => Promise.resolve(start(id, 149))),
     payPackage: vi.fn((id: number) => Promise.resolve(start(id, 290))),
-    balances: vi.fn().mockResolvedValue({ words: 0, media: 0 }),
+    paymentStatus: vi.fn((id: number) => Promise.resolve({ payment_id: id, kind: id >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const })),
     ...overrides,
   };
 }
@@ -172,8 +172,10 @@ describe('Tariffs: subscribing', () => {
     expect(dialog).toHaveTextContent('Текущий тариф «Про» будет заменён новым без перерасчёта');
   });
 
-  it('pays: key, script once, subscribe call, widget; then polls until the plan is current', async () => {
-    const api = fakeApi([NO_PLAN, NO_PLAN, NO_PLAN, ON_PRO]);
+  it('pays: key, script once, subscribe call, widget; then polls the payment until the server marks it paid', async () => {
+    const pending = { payment_id: 42, kind: 'subscription' as const, status: 'pending' as const };
+    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
+    const api = fakeApi([NO_PLAN, ON_PRO], { paymentStatus });
     const order: string[] = [];
     vi.mocked(api.paymentKey).mockImplementation(() => (order.push('key'), Promise.resolve('pk_test')));
     const widget = fakeWidget({ status: 'success' }, { load: vi.fn(() => (order.push('script'), Promise.resolve())) });
@@ -187,14 +189,17 @@ describe('Tariffs: subscribing', () => {
     expect(api.paySubscription).toHaveBeenCalledWith(2);
     expect(api.payPackage).not.toHaveBeenCalled();
     expect(widget.charge).toHaveBeenCalledWith(start(2, 149).options);
-    expect(api.check).toHaveBeenCalledTimes(4);
+    expect(paymentStatus).toHaveBeenCalledTimes(3);
+    expect(paymentStatus).toHaveBeenCalledWith(42);
+    expect(api.check).toHaveBeenCalledTimes(2);
     expect(within(success.closest('[role="status"]') as HTMLElement).getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
     expect((await plan('Про')).getByRole('button', { name: 'Ваш тариф' })).toBeInTheDocument();
   });
 
   it('buys a package without a confirmation and shows «Покупка завершена» once the tokens arrive', async () => {
-    const balances = vi.fn<() => Promise<Balances>>().mockResolvedValueOnce({ words: 500, media: 2 }).mockResolvedValueOnce({ words: 500, media: 2 }).mockResolvedValue({ words: 100_500, media: 2 });
-    const api = fakeApi(ON_PRO, { balances });
+    const pending = { payment_id: 44, kind: 'package' as const, status: 'pending' as const };
+    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
+    const api = fakeApi(ON_PRO, { paymentStatus });
     const widget = fakeWidget();
     renderTariffs(api, widget);
     await userEvent.click((await plan('Пакет слов')).getByRole('button', { name: 'Купить' }));
@@ -202,7 +207,8 @@ describe('Tariffs: subscribing', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(api.payPackage).toHaveBeenCalledWith(4);
     expect(api.paySubscription).not.toHaveBeenCalled();
-    expect(balances).toHaveBeenCalledTimes(3);
+    expect(paymentStatus).toHaveBeenCalledTimes(3);
+    expect(paymentStatus).toHaveBeenCalledWith(44);
     expect((await plan('Пакет слов')).getByRole('button', { name: 'Покупка завершена' })).toBeDisabled();
     expect((await plan('Пакет слов')).getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
     expect((await plan('Пакет медиа')).getByRole('button', { name: 'Купить' })).toBeEnabled();
@@ -248,12 +254,14 @@ describe('Tariffs: subscribing', () => {
   });
 
   it('when the server has not confirmed in time, says so instead of success', async () => {
-    const api = fakeApi(NO_PLAN);
+    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValue({ payment_id: 41, kind: 'subscription', status: 'pending' });
+    const api = fakeApi(NO_PLAN, { paymentStatus });
     renderTariffs(api, fakeWidget(), { pollAttempts: 3 });
     await userEvent.click((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' }));
     await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
     expect(await screen.findByText(/подтверждение от платёжной системы ещё не пришло/)).toBeInTheDocument();
-    expect(api.check).toHaveBeenCalledTimes(4);
+    expect(paymentStatus).toHaveBeenCalledTimes(3);
+    expect(api.check).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('button', { name: 'Ваш тариф' })).not.toBeInTheDocument();
   });
 });

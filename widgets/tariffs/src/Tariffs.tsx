@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { BILLING_TEXTS, TEST_CARDS, type Balances, type PaymentStart, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts';
+import { BILLING_TEXTS, TEST_CARDS, type PaymentStart, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts';
 import { Alert, Button, EmptyState, LoadError, MediaIcon, Modal, Skeleton, Spinner, WordsIcon, formatAmount, formatDate, formatMedia, formatWords, plural, serverMessage, useLoad, type LoadState } from '@app/kit';
 import { tariffsApi, type TariffsApi } from './api.ts';
 import { cloudPaymentsWidget, type PaymentWidget } from './payment-widget.ts';
-import { descriptionParts, isPackage, packageCredited, planButton, trialApplies } from './plan.ts';
+import { descriptionParts, isPackage, planButton, trialApplies } from './plan.ts';
 
 export interface TariffsData {
   tariffs: Tariff[];
@@ -395,18 +395,15 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     };
   }, []);
 
-  /** Polls the server until the payment shows: the plan current, or the package's tokens on the balance. */
-  const awaitConfirmation = async (tariff: Tariff, before: Balances | null): Promise<SubscribeCheck | null> => {
+  /** Polls the payment until the server's notification has marked it paid; then the plan state. */
+  const awaitConfirmation = async (paymentId: number): Promise<SubscribeCheck | null> => {
     for (let attempt = 0; attempt < pollAttempts; attempt++) {
       if (attempt > 0) await sleep(pollDelayMs);
       if (!alive.current) return null;
       try {
-        if (before) {
-          if (packageCredited(tariff, before, await api.balances())) return await api.check();
-        } else {
-          const check = await api.check();
-          if (check.subscriptions === tariff.id && !check.cancelled) return check;
-        }
+        const payment = await api.paymentStatus(paymentId);
+        if (payment.status === 'paid') return await api.check();
+        if (payment.status !== 'pending') return null;
       } catch {
         // A failed poll is simply retried.
       }
@@ -419,12 +416,10 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     setNotice(null);
     setBusy({ tariffId: tariff.id, phase: 'starting' });
     let start: PaymentStart;
-    let before: Balances | null = null;
     try {
       await api.paymentKey();
       await widget.load(paymentScriptUrl);
       start = asPackage ? await api.payPackage(tariff.id) : await api.paySubscription(tariff.id);
-      if (asPackage) before = await api.balances();
     } catch (err) {
       setBusy(null);
       setNotice({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) });
@@ -446,7 +441,7 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     }
     setBusy({ tariffId: tariff.id, phase: 'confirming' });
     setNotice({ tariffId: tariff.id, kind: 'confirming' });
-    const confirmed = await awaitConfirmation(tariff, before);
+    const confirmed = await awaitConfirmation(start.payment_id);
     if (!alive.current) return;
     setBusy(null);
     if (!confirmed) {

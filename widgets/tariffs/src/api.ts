@@ -1,4 +1,4 @@
-import { accountRoutes, billingRoutes, type Balances, type PaymentStart, type ResponseOf, type SubscribeCheck, type Tariff } from '@app/contracts';
+import { billingRoutes, type PaymentStart, type PaymentStatus, type ResponseOf, type SubscribeCheck, type Tariff } from '@app/contracts';
 import { call } from '@app/kit';
 
 export interface TariffsApi {
@@ -14,8 +14,8 @@ export interface TariffsApi {
   paySubscription: (tariffId: number) => Promise<PaymentStart>;
   /** GET /api/payment/cloudpayments/pay?id= (one-off package) */
   payPackage: (tariffId: number) => Promise<PaymentStart>;
-  /** GET /api/new/user: balances, to see a package's tokens arrive. */
-  balances: () => Promise<Balances>;
+  /** GET /api/payment/cloudpayments/status?id=: where a payment stands (moved only by server notifications). */
+  paymentStatus: (paymentId: number) => Promise<PaymentStatus>;
 }
 
 export const tariffsApi: TariffsApi = {
@@ -25,5 +25,5 @@ export const tariffsApi: TariffsApi = {
   paymentKey: () => call(billingRoutes.paymentKey),
   paySubscription: (id) => call(billingRoutes.paySubscription, { query: { id } }),
   payPackage: (id) => call(billingRoutes.payPackage, { query: { id } }),
-  balances: () => call(accountRoutes.user).then((user) => user.balances),
+  paymentStatus: (id) => call(billingRoutes.paymentStatus, { query: { id } }),
 };

@@ -1,4 +1,4 @@
-import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type Balances, type SubscribeCheck, type Tariff } from '@app/contracts';
+import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts';
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
 
@@ -51,10 +51,4 @@ export function descriptionParts(line: string): DescriptionPart[] {
       if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
       return { type: 'text', text: part };
     });
-}
-
-/** The package's tokens have reached the balance (money is credited only by server notifications). */
-export function packageCredited(tariff: Tariff, before: Balances, after: Balances): boolean {
-  if (tariff.words <= 0 && tariff.media <= 0) return after.words > before.words || after.media > before.media;
-  return after.words - before.words >= tariff.words && after.media - before.media >= tariff.media - 1e-9;
 }
