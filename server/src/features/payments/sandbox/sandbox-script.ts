@@ -17,23 +17,30 @@ export const SANDBOX_WIDGET_SCRIPT = `(function () {
     frame.style.cssText = 'width:100%;max-width:460px;height:640px;max-height:100%;border:0;border-radius:14px;background:#fff;box-shadow:0 20px 60px rgba(0,0,0,.3)';
     backdrop.appendChild(frame);
     document.body.appendChild(backdrop);
-    function finish(message) {
+    // As CloudPayments' widget: a declined card stays in the form (another card can be tried);
+    // onFail comes when the form is closed after a failure, onSuccess as soon as one succeeds.
+    var lastFailure = null;
+    function close() {
       window.removeEventListener('message', onMessage);
       backdrop.remove();
-      if (message.status === 'success') {
-        if (callbacks.onSuccess) callbacks.onSuccess(options);
-        if (callbacks.onComplete) callbacks.onComplete({ success: true, code: 0, message: null, transactionId: message.transaction_id }, options);
-      } else {
-        var reason = message.status === 'close' ? 'User has cancelled' : (message.reason || 'Платёж не прошёл');
-        if (callbacks.onFail) callbacks.onFail(reason, options);
-        if (callbacks.onComplete) callbacks.onComplete({ success: false, code: null, message: reason, transactionId: message.transaction_id }, options);
-      }
     }
     function onMessage(event) {
       if (event.origin !== window.location.origin || event.source !== frame.contentWindow) return;
       var data = event.data;
       if (!data || data.type !== 'sandbox-cloudpayments') return;
-      finish(data);
+      if (data.status === 'fail') {
+        lastFailure = data;
+        return;
+      }
+      close();
+      if (data.status === 'success') {
+        if (callbacks.onSuccess) callbacks.onSuccess(options);
+        if (callbacks.onComplete) callbacks.onComplete({ success: true, code: 0, message: null, transactionId: data.transaction_id }, options);
+        return;
+      }
+      var reason = lastFailure ? (lastFailure.reason || 'Платёж не прошёл') : 'User has cancelled';
+      if (callbacks.onFail) callbacks.onFail(reason, options);
+      if (callbacks.onComplete) callbacks.onComplete({ success: false, code: null, message: reason, transactionId: lastFailure ? lastFailure.transaction_id : null }, options);
     }
     window.addEventListener('message', onMessage);
   };
