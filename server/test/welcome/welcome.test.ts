@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxTelegramId } from '../../src/features/welcome/welcome.service.ts';
 import { pollTelegram } from '../../src/features/welcome/welcome.jobs.ts';
@@ -64,6 +65,31 @@ describe('welcome gift in the sandbox (no bot token)', () => {
     expect(wallet.balance).toEqual({ words: 10000, media: 30 });
     expect(wallet.sums).toEqual(wallet.balance);
     expect((await state(t, user)).claimed).toBe(true);
+  });
+
+  it('a claim does not deadlock with a refund that holds the wallet and writes the ledger', async () => {
+    const user = await newUser(t.db);
+    await t.db.updateTable('users').set({ telegram_id: sandboxTelegramId(user.id) }).where('id', '=', user.id).execute();
+    await t.db.insertInto('sandbox_telegram_members').values({ telegram_id: sandboxTelegramId(user.id) }).execute();
+    const { credit } = await import('../../src/features/wallet/wallet.queries.ts');
+    await t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'package', idempotencyKey: `deadlock-seed-${String(user.id)}` }, 100));
+    let claimed: ReturnType<typeof claim> | undefined;
+    // Plays debitUpTo in a refund: the wallet row is locked first, the ledger row (user_id is a foreign key) written next.
+    await t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('wallets').select('balance').where('user_id', '=', user.id).where('kind', '=', 'words').forUpdate().execute();
+      claimed = claim(t, user);
+      for (let i = 0; ; i++) {
+        const res = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+        if ((res.rows[0]?.n ?? 0) > 0) break;
+        if (i > 300) throw new Error('the claim never waited for the wallet');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await credit(tx, { userId: user.id, kind: 'media', reason: 'refund', idempotencyKey: `deadlock-${String(user.id)}` }, 1);
+    });
+    expect((await claimed)?.statusCode).toBe(200);
+    const wallet = await walletState(t.db, user.id);
+    expect(wallet.balance).toEqual({ words: 10_100, media: 31 });
+    expect(wallet.sums).toEqual(wallet.balance);
   });
 
   it('needs a confirmed email, a signed-in user and CSRF on the bot page form', async () => {

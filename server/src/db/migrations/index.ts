@@ -2,10 +2,12 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_create_accounts.ts';
 import * as m0002 from './0002_create_wallets.ts';
 import * as m0003 from './0003_create_billing.ts';
+import * as m0004 from './0004_refunded_amounts.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
   '0001_create_accounts': m0001,
   '0002_create_wallets': m0002,
   '0003_create_billing': m0003,
+  '0004_refunded_amounts': m0004,
 };

@@ -3,6 +3,7 @@ import type { AutoCharge, PaymentStart, SubscribeCheck, SubscriptionRecord, User
 import { AppError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import { buildWidgetOptions } from '../payments/cloudpayments.ts';
+import { CANCEL_CP_SUBSCRIPTION_JOB } from '../payments/payments.jobs.ts';
 import { DAY_MS, addMonths, daysLeft, rubles } from './money.ts';
 import { findTariff, hasTrial, isPackage } from './tariffs.queries.ts';
 import { changeSubscription, currentSubscription, hasPaidSubscription, lockCurrentSubscription } from './subscriptions.queries.ts';
@@ -44,8 +45,10 @@ export async function startSubscriptionPayment(app: FastifyInstance, viewer: Vie
   if (!tariff.active || isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
   const { config } = app;
   return app.db.transaction().execute(async (tx) => {
-    // Serialises payment starts of one user with the notification handlers.
-    await tx.selectFrom('users').select('id').where('id', '=', viewer.id).forUpdate().executeTakeFirstOrThrow();
+    // Serialises payment starts of one user with each other and with Pay handlers (which lock the user the same way,
+    // before any subscription). NO KEY UPDATE, not UPDATE: a handler holding the current plan while it writes rows
+    // that reference users (ledger, auto-charges) must not wait for us while we wait for that plan: a deadlock.
+    await tx.selectFrom('users').select('id').where('id', '=', viewer.id).forNoKeyUpdate().executeTakeFirstOrThrow();
     const current = await lockCurrentSubscription(tx, viewer.id);
     if (current && current.tariff_id === tariff.id && current.status !== 'cancelled') throw new AppError('SUBSCRIPTION_ALREADY_ACTIVE');
     const trial = hasTrial(tariff) && !(await hasPaidSubscription(tx, viewer.id));
@@ -163,6 +166,10 @@ export async function cancelSubscription(app: FastifyInstance, userId: number): 
     if (!locked || locked.id !== current.id) throw new AppError('SUBSCRIPTION_NOT_FOUND');
     if (locked.status === 'cancelled') return locked;
     await changeSubscription(tx, locked, 'cancelled', 'user_cancelled', locked.cp_subscription_id, { cancelled_at: new Date() });
+    // A Recurrent may have named the CloudPayments subscription after we read the plan: cancel that one too.
+    if (locked.cp_subscription_id && locked.cp_subscription_id !== current.cp_subscription_id) {
+      await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: locked.cp_subscription_id }, tx);
+    }
     return locked;
   });
   return { cancelled: true, active_until: iso(updated.period_end ?? new Date()) };

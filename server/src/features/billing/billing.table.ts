@@ -67,6 +67,8 @@ export interface InvoicesTable {
   failure_reason: string | null;
   paid_at: Date | null;
   refunded_at: Date | null;
+  /** Refunded so far (partial refunds add up); the invoice is `refunded` once it reaches the amount. */
+  refunded_kopecks: WithDefault<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -83,6 +85,8 @@ export interface AutoChargesTable {
   transaction_id: number;
   failure_reason: string | null;
   refunded_at: Date | null;
+  /** Refunded so far (partial refunds add up). */
+  refunded_kopecks: WithDefault<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

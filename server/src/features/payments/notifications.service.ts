@@ -5,7 +5,7 @@ import type { Tx } from '../../db/database.ts';
 import { credit, debitUpTo } from '../wallet/wallet.queries.ts';
 import type { LedgerReason } from '../wallet/wallet.table.ts';
 import { DAY_MS, addMonths, kopecksFrom } from '../billing/money.ts';
-import { changeSubscription, logSubscription } from '../billing/subscriptions.queries.ts';
+import { changeSubscription, hasPaidSubscription, logSubscription } from '../billing/subscriptions.queries.ts';
 import type { SubscriptionRow } from '../billing/billing.table.ts';
 import { PaymentNotificationSchema, RecurrentNotificationSchema, type PaymentNotification, type RecurrentNotification } from './notification.schema.ts';
 import { CANCEL_CP_SUBSCRIPTION_JOB } from './payments.jobs.ts';
@@ -46,23 +46,41 @@ export async function handleNotification(app: FastifyInstance, kind: Notificatio
   }
 }
 
+/** Rolls back a refused notification's transaction, idempotency row included. */
+class Refused extends Error {
+  constructor(readonly code: Code) {
+    super(`payment notification refused with ${String(code)}`);
+  }
+}
+
+/**
+ * A refusal is not recorded: CloudPayments resends a notification until it gets code 0, and a
+ * retry must be judged again (the subscription or payment it needs may have arrived meanwhile),
+ * not answered from a stored refusal. Whatever a refused handler changed is rolled back.
+ */
 async function once(app: FastifyInstance, kind: string, key: string, transactionId: number | null, payload: Record<string, unknown>, apply: (tx: Tx) => Promise<Code>): Promise<Code> {
-  return app.db.transaction().execute(async (tx) => {
-    const inserted = await tx
-      .insertInto('payment_notifications')
-      .values({ kind, idempotency_key: key, transaction_id: transactionId, payload: JSON.stringify(payload), result_code: -1 })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) {
-      const seen = await tx.selectFrom('payment_notifications').select('result_code').where('idempotency_key', '=', key).executeTakeFirstOrThrow();
-      return seen.result_code as Code;
-    }
-    const code = await apply(tx);
-    await tx.updateTable('payment_notifications').set({ result_code: code }).where('id', '=', inserted.id).execute();
-    if (code !== CP_CODES.ok) app.log.warn({ kind, key, code }, 'payment notification refused');
-    return code;
-  });
+  try {
+    return await app.db.transaction().execute(async (tx) => {
+      const inserted = await tx
+        .insertInto('payment_notifications')
+        .values({ kind, idempotency_key: key, transaction_id: transactionId, payload: JSON.stringify(payload), result_code: -1 })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) {
+        const seen = await tx.selectFrom('payment_notifications').select('result_code').where('idempotency_key', '=', key).executeTakeFirstOrThrow();
+        return seen.result_code as Code;
+      }
+      const code = await apply(tx);
+      if (code !== CP_CODES.ok) throw new Refused(code);
+      await tx.updateTable('payment_notifications').set({ result_code: code }).where('id', '=', inserted.id).execute();
+      return code;
+    });
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    app.log.warn({ kind, key, code: err.code }, 'payment notification refused');
+    return err.code;
+  }
 }
 
 /** Check: may refuse before the card is charged (wrong invoice 10, account 11, amount 12, cannot accept 13, expired 20). */
@@ -87,6 +105,11 @@ async function check(app: FastifyInstance, n: PaymentNotification): Promise<Code
   if (invoice.kind === 'package') {
     const current = await app.db.selectFrom('subscriptions').select('status').where('user_id', '=', invoice.user_id).where('status', 'in', ['active', 'past_due']).executeTakeFirst();
     if (!current) return CP_CODES.cannotAccept;
+  }
+  if (invoice.subscription_id !== null) {
+    // The trial was decided when the invoice was created; a plan paid since then (another tab, another invoice) ends it.
+    const sub = await app.db.selectFrom('subscriptions').select('is_trial').where('id', '=', invoice.subscription_id).executeTakeFirst();
+    if (sub?.is_trial && (await hasPaidSubscription(app.db, invoice.user_id))) return CP_CODES.cannotAccept;
   }
   return CP_CODES.ok;
 }
@@ -120,6 +143,11 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
   if (String(invoice.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
   if (kopecksFrom(n.Amount) !== invoice.amount_kopecks) return CP_CODES.wrongAmount;
 
+  if (invoice.kind === 'subscription') {
+    // Two plans of one user paid at once must not both see "no current plan" (one current plan per user, unique index).
+    // Users before subscriptions, as in the payment start; NO KEY UPDATE leaves other writers' foreign-key checks alone.
+    await tx.selectFrom('users').select('id').where('id', '=', invoice.user_id).forNoKeyUpdate().executeTakeFirstOrThrow();
+  }
   const now = new Date();
   await tx.updateTable('invoices').set({ status: 'paid', transaction_id: n.TransactionId, paid_at: now, failure_reason: null, updated_at: now }).where('id', '=', invoice.id).execute();
   await saveCard(tx, invoice.user_id, n);
@@ -142,9 +170,16 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
     .executeTakeFirst();
   if (previous) {
     await changeSubscription(tx, previous, 'replaced', 'replaced_by_new_plan', sub.id, { ended_at: now, cancelled_at: previous.cancelled_at ?? now });
-    if (previous.cp_subscription_id && previous.status !== 'cancelled') await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: previous.cp_subscription_id }, tx);
+    // (Unless an early Recurrent pinned this very payment's subscription on it: that one stays.)
+    if (previous.cp_subscription_id && previous.status !== 'cancelled' && previous.cp_subscription_id !== n.SubscriptionId) {
+      await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: previous.cp_subscription_id }, tx);
+    }
   }
   const cpId = n.SubscriptionId ?? sub.cp_subscription_id;
+  if (n.SubscriptionId) {
+    // The Pay names its subscription: an early Recurrent may have guessed another plan of this user for it.
+    await tx.updateTable('subscriptions').set({ cp_subscription_id: null }).where('cp_subscription_id', '=', n.SubscriptionId).where('id', '!=', sub.id).execute();
+  }
   const periodEnd = sub.is_trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
   await changeSubscription(tx, sub, 'active', 'paid', n.TransactionId, { paid_at: now, period_end: periodEnd, cp_subscription_id: cpId });
   await grant(tx, invoice.user_id, sub.is_trial ? 'trial_grant' : 'subscription_grant', { type: 'invoice', id: invoice.id }, tariff.words, tariff.media_tenths);
@@ -236,7 +271,8 @@ async function applyFail(tx: Tx, n: PaymentNotification): Promise<Code> {
 async function applyRecurrent(app: FastifyInstance, tx: Tx, n: RecurrentNotification): Promise<Code> {
   const amount = kopecksFrom(n.Amount);
   const next = n.NextTransactionDate ? new Date(`${n.NextTransactionDate.replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(n.NextTransactionDate) ? '' : 'Z'}`) : null;
-  await tx
+  // Cancelled, Rejected and Expired are final at CloudPayments: a Recurrent saying otherwise after one is a late retry.
+  const stored = await tx
     .insertInto('cp_subscriptions')
     .values({
       id: n.Id,
@@ -249,14 +285,16 @@ async function applyRecurrent(app: FastifyInstance, tx: Tx, n: RecurrentNotifica
     })
     .onConflict((oc) =>
       oc.column('id').doUpdateSet({
-        status: n.Status,
+        status: sql<string>`case when cp_subscriptions.status in ('Cancelled', 'Rejected', 'Expired') then cp_subscriptions.status else excluded.status end`,
         next_transaction_at: next && !Number.isNaN(next.getTime()) ? next : null,
         successful_transactions: sql`greatest(cp_subscriptions.successful_transactions, excluded.successful_transactions)`,
         failed_transactions: sql`greatest(cp_subscriptions.failed_transactions, excluded.failed_transactions)`,
         updated_at: new Date(),
       }),
     )
-    .execute();
+    .returning('status')
+    .executeTakeFirstOrThrow();
+  if (stored.status !== n.Status) return CP_CODES.ok;
   let sub = await tx.selectFrom('subscriptions').selectAll().where('cp_subscription_id', '=', n.Id).forUpdate().executeTakeFirst();
   if (!sub) {
     // A Recurrent before its Pay: remember it on the newest unpaid plan of this account with that amount.
@@ -268,7 +306,8 @@ async function applyRecurrent(app: FastifyInstance, tx: Tx, n: RecurrentNotifica
         .where('user_id', '=', userId)
         .where('cp_subscription_id', 'is', null)
         .where('amount_kopecks', '=', amount)
-        .where('status', 'in', ['pending', 'active', 'past_due'])
+        // Cancelled too: a user may cancel before the Recurrent names the CloudPayments subscription, which must then be cancelled there.
+        .where('status', 'in', ['pending', 'active', 'past_due', 'cancelled'])
         .orderBy('id', 'desc')
         .limit(1)
         .forUpdate()
@@ -287,15 +326,28 @@ async function applyRecurrent(app: FastifyInstance, tx: Tx, n: RecurrentNotifica
     await changeSubscription(tx, sub, 'past_due', 'cloudpayments_pastdue', n.Id);
   } else if (n.Status === 'Active' && sub.status === 'past_due') {
     await changeSubscription(tx, sub, 'active', 'cloudpayments_active', n.Id);
-  } else if (n.Status === 'Active' && sub.status === 'cancelled') {
+  } else if ((n.Status === 'Active' || n.Status === 'PastDue') && sub.status === 'cancelled') {
     // We cancelled but CloudPayments still has it active: cancel it there again.
     await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: n.Id }, tx);
   }
   return CP_CODES.ok;
 }
 
-/** Takes back the tokens a refunded payment granted, as far as they remain (partial refunds proportionally). */
-async function takeBack(tx: Tx, userId: number, ref: { type: 'invoice' | 'auto_charge'; id: number }, share: number, key: string): Promise<void> {
+/**
+ * Refunded kopecks of a payment before and after this refund, capped at the payment. Partial
+ * refunds add up; an unreadable amount counts as the whole payment.
+ */
+function refundSpan(paid: number, refundedBefore: number, amount: number): { from: number; to: number } {
+  const from = Math.min(refundedBefore, paid);
+  const add = Number.isFinite(amount) ? Math.max(0, amount) : paid;
+  return { from, to: Math.min(paid, from + add) };
+}
+
+/**
+ * Takes back the tokens a refunded payment granted, in proportion to the money this refund adds
+ * to the refunded total (so partial refunds add up to exactly the grant), as far as they remain.
+ */
+async function takeBack(tx: Tx, userId: number, ref: { type: 'invoice' | 'auto_charge'; id: number }, paid: number, span: { from: number; to: number }, key: string): Promise<void> {
   const rows = await tx
     .selectFrom('wallet_ledger')
     .select(['kind', 'amount', 'ref_type'])
@@ -306,7 +358,7 @@ async function takeBack(tx: Tx, userId: number, ref: { type: 'invoice' | 'auto_c
   for (const kind of ['words', 'media'] as const) {
     const granted = rows.filter((r) => r.kind === kind && r.ref_type === ref.type && r.amount > 0).reduce((s, r) => s + r.amount, 0);
     const takenBefore = -rows.filter((r) => r.kind === kind && r.ref_type === `${ref.type}_refund`).reduce((s, r) => s + r.amount, 0);
-    const wanted = Math.min(granted - takenBefore, Math.floor(granted * share));
+    const wanted = Math.min(granted - takenBefore, Math.floor((granted * span.to) / paid) - Math.floor((granted * span.from) / paid));
     if (wanted > 0) await debitUpTo(tx, { userId, kind, reason: 'refund', idempotencyKey: `${key}:${kind}`, refType: `${ref.type}_refund`, refId: ref.id }, wanted);
   }
 }
@@ -316,10 +368,15 @@ async function applyRefund(app: FastifyInstance, tx: Tx, paymentTransactionId: n
   const now = new Date();
   const invoice = await tx.selectFrom('invoices').selectAll().where('transaction_id', '=', paymentTransactionId).forUpdate().executeTakeFirst();
   if (invoice) {
-    const share = Number.isFinite(refunded) ? Math.min(1, refunded / invoice.amount_kopecks) : 1;
-    await takeBack(tx, invoice.user_id, { type: 'invoice', id: invoice.id }, share, key);
-    if (share >= 1) await tx.updateTable('invoices').set({ status: 'refunded', refunded_at: now, updated_at: now }).where('id', '=', invoice.id).execute();
-    if (invoice.subscription_id && share >= 1) {
+    const span = refundSpan(invoice.amount_kopecks, invoice.refunded_kopecks, refunded);
+    await takeBack(tx, invoice.user_id, { type: 'invoice', id: invoice.id }, invoice.amount_kopecks, span, key);
+    const whole = span.to >= invoice.amount_kopecks;
+    await tx
+      .updateTable('invoices')
+      .set({ refunded_kopecks: span.to, updated_at: now, ...(whole && invoice.status !== 'refunded' ? { status: 'refunded' as const, refunded_at: now } : {}) })
+      .where('id', '=', invoice.id)
+      .execute();
+    if (invoice.subscription_id && whole) {
       const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', invoice.subscription_id).forUpdate().executeTakeFirstOrThrow();
       if (sub.status === 'active' || sub.status === 'past_due' || sub.status === 'cancelled') {
         await changeSubscription(tx, sub, 'expired', 'refunded', n.TransactionId, { ended_at: now, period_end: now, cancelled_at: sub.cancelled_at ?? now });
@@ -330,11 +387,17 @@ async function applyRefund(app: FastifyInstance, tx: Tx, paymentTransactionId: n
   }
   const charge = await tx.selectFrom('auto_charges').selectAll().where('transaction_id', '=', paymentTransactionId).where('success', '=', true).forUpdate().executeTakeFirst();
   if (charge) {
-    const share = Number.isFinite(refunded) ? Math.min(1, refunded / charge.amount_kopecks) : 1;
-    await takeBack(tx, charge.user_id, { type: 'auto_charge', id: charge.id }, share, key);
-    if (share >= 1) await tx.updateTable('auto_charges').set({ refunded_at: now, updated_at: now }).where('id', '=', charge.id).execute();
+    const span = refundSpan(charge.amount_kopecks, charge.refunded_kopecks, refunded);
+    await takeBack(tx, charge.user_id, { type: 'auto_charge', id: charge.id }, charge.amount_kopecks, span, key);
+    const whole = span.to >= charge.amount_kopecks;
+    await tx
+      .updateTable('auto_charges')
+      .set({ refunded_kopecks: span.to, updated_at: now, ...(whole && charge.refunded_at === null ? { refunded_at: now } : {}) })
+      .where('id', '=', charge.id)
+      .execute();
     return CP_CODES.ok;
   }
+  // Its Pay may not be applied yet (still being retried): ask CloudPayments to send the refund again later.
   app.log.warn({ paymentTransactionId }, 'refund of an unknown transaction');
-  return CP_CODES.ok;
+  return CP_CODES.cannotAccept;
 }

@@ -75,7 +75,9 @@ export async function claimWelcomeGift(app: FastifyInstance, userId: number): Pr
   const member = await app.telegram.getChatMember(app.config.telegram.channel, user.telegram_id);
   if (!isChannelMember(member)) throw new AppError('TELEGRAM_NOT_MEMBER');
   const granted = await app.db.transaction().execute(async (tx) => {
-    await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+    // NO KEY UPDATE: a plain FOR UPDATE blocks every ledger or hold insert of this user (their user_id foreign key) and
+    // deadlocks with a refund that has locked the wallet and is about to write its ledger row.
+    await tx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirstOrThrow();
     const words = await credit(tx, { userId, kind: 'words', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'words'), refType: 'telegram', refId: user.telegram_id ?? undefined }, WELCOME_GIFT.words);
     if (!words) return false;
     await credit(tx, { userId, kind: 'media', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'media'), refType: 'telegram', refId: user.telegram_id ?? undefined }, mediaFromWire(WELCOME_GIFT.media));
