@@ -176,6 +176,19 @@ describe('races', () => {
   });
 });
 
+describe('Check of renewals', () => {
+  it('a renewal charge that carries the first invoice id is checked as a renewal, as Pay treats it', async () => {
+    const user = await newUser(t.db);
+    const { invoice, cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
+    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: cpSubscriptionId, InvoiceId: String(invoice.payment_id) };
+    expect((await notify(t.app, 'check', renewal)).code).toBe(0);
+    expect((await notify(t.app, 'pay', renewal)).code).toBe(0);
+    expect((await walletState(t.db, user.id)).balance.words).toBe(2_000_000);
+    // A second payment of the paid invoice with a new CloudPayments subscription (another tab) is still refused.
+    expect((await notify(t.app, 'check', { ...renewal, TransactionId: nextTransactionId(), SubscriptionId: 'sc_second_tab' })).code).not.toBe(0);
+  });
+});
+
 describe('out of order', () => {
   it('a Recurrent linked to the wrong unpaid invoice does not turn the Pay of the paid one into a 500 loop', async () => {
     const user = await newUser(t.db);

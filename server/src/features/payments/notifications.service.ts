@@ -86,7 +86,10 @@ async function once(app: FastifyInstance, kind: string, key: string, transaction
 /** Check: may refuse before the card is charged (wrong invoice 10, account 11, amount 12, cannot accept 13, expired 20). */
 async function check(app: FastifyInstance, n: PaymentNotification): Promise<Code> {
   const amount = kopecksFrom(n.Amount);
-  if (!n.InvoiceId && n.SubscriptionId) {
+  const invoiceId = Number(n.InvoiceId);
+  const invoice = Number.isSafeInteger(invoiceId) && invoiceId > 0 ? await app.db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst() : undefined;
+  // As in Pay: a charge of a CloudPayments subscription without an open invoice (none, or the first one, paid) is a renewal.
+  if (n.SubscriptionId && (!invoice || invoice.status === 'paid' || invoice.status === 'refunded')) {
     const sub = await app.db.selectFrom('subscriptions').selectAll().where('cp_subscription_id', '=', n.SubscriptionId).executeTakeFirst();
     if (!sub) return CP_CODES.wrongInvoice;
     if (String(sub.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
@@ -94,9 +97,6 @@ async function check(app: FastifyInstance, n: PaymentNotification): Promise<Code
     // A cancelled, expired or replaced plan must not be charged again.
     return sub.status === 'active' || sub.status === 'past_due' ? CP_CODES.ok : CP_CODES.cannotAccept;
   }
-  const invoiceId = Number(n.InvoiceId);
-  if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0) return CP_CODES.wrongInvoice;
-  const invoice = await app.db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst();
   if (!invoice) return CP_CODES.wrongInvoice;
   if (String(invoice.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
   if (amount !== invoice.amount_kopecks) return CP_CODES.wrongAmount;
