@@ -7,7 +7,8 @@ const root = import.meta.dirname;
 export default defineConfig({
   root,
   logLevel: 'warn',
-  publicDir: false,
+  // Static assets (news card icons) are copied next to the loader and served under /assets/.
+  publicDir: path.join(root, 'public'),
   build: {
     outDir: path.join(root, 'dist'),
     emptyOutDir: true,

@@ -64,10 +64,10 @@ export const SEED_TARIFFS = [
 ] as const;
 
 export const SEED_CARDS = [
-  { name: 'Чат с нейросетями', description: 'Задавайте вопросы, пишите тексты и код вместе с лучшими моделями.', icon: '💬', link: '/ai-products', sort: 10 },
-  { name: 'Генерация изображений', description: 'Картинки по описанию, по образцу, по шаблону и с маской.', icon: '🎨', link: '/ai-products', sort: 20 },
-  { name: 'Видео из текста', description: 'Короткие ролики по описанию или из вашей картинки.', icon: '🎬', link: '/ai-products?type=video', sort: 30 },
-  { name: 'История генераций', description: 'Все ваши изображения и видео в одном месте.', icon: '🗂️', link: '/ai-history', sort: 40 },
+  { name: 'Чат с нейросетями', description: 'Задавайте вопросы, пишите тексты и код вместе с лучшими моделями.', icon: '/assets/icons/chat.svg', link: '/ai-products', sort: 10 },
+  { name: 'Генерация изображений', description: 'Картинки по описанию, по образцу, по шаблону и с маской.', icon: '/assets/icons/image.svg', link: '/ai-products', sort: 20 },
+  { name: 'Видео из текста', description: 'Короткие ролики по описанию или из вашей картинки.', icon: '/assets/icons/video.svg', link: '/ai-products?type=video', sort: 30 },
+  { name: 'История генераций', description: 'Все ваши изображения и видео в одном месте.', icon: '/assets/icons/history.svg', link: '/ai-history', sort: 40 },
 ] as const;
 
 /** Seed data (plans, packages, news cards); each kind is inserted only while its table is empty. */
