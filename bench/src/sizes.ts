@@ -42,8 +42,11 @@ export const isBuilt = (widgetsDir: string, name: string) => fs.existsSync(path.
  */
 export function widgetSize(widgetsDir: string, name: string): WidgetSize {
   const dist = path.join(widgetsDir, name, 'dist');
-  const assets = fs.existsSync(path.join(dist, 'assets')) ? fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js')) : [];
-  const files = [path.join(dist, 'remoteEntry.js'), ...assets.map((f) => path.join(dist, 'assets', f))];
+  // dist/assets also keeps the previous build's chunks (for pages opened before a redeploy): count the current build's only.
+  const builds = JSON.parse(fs.readFileSync(path.join(dist, '.builds.json'), 'utf8')) as { files: string[] }[];
+  const current = builds.at(-1)?.files ?? [];
+  const assets = current.filter((f) => f.startsWith('assets/') && f.endsWith('.js'));
+  const files = [path.join(dist, 'remoteEntry.js'), ...assets.map((f) => path.join(dist, f))];
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'widget.json'), 'utf8')) as { version: string };
   return { name, version: manifest.version, files: files.length, ...sum(files.map((f) => sizeOf(fs.readFileSync(f)))) };
 }

@@ -23,17 +23,38 @@ const REQUIRED_VERSIONS: Record<(typeof HOST_SHARED)[number], string> = {
 /** Federation container name of a widget (`order-history` → `widget_order_history`). */
 export const remoteName = (widget: string) => `widget_${widget.replace(/-/g, '_')}`;
 
-/** Writes `dist/widget.json`: the manifest entry the server reads at request time. */
+/** How many builds' hashed chunks stay in `dist/assets`: a page opened before a redeploy still finds its chunks. */
+const KEPT_BUILDS = 2;
+
+/**
+ * Writes `dist/widget.json` (the manifest entry the server reads at request time) and removes
+ * the chunks of builds older than the previous one (the output folder is not emptied).
+ */
 function manifestEntry(name: string): Plugin {
   return {
     name: 'widget-manifest-entry',
     apply: 'build',
-    writeBundle(options) {
+    writeBundle(options, bundle) {
       const outDir = options.dir ?? 'dist';
       const entry = fs.readFileSync(path.join(outDir, 'remoteEntry.js'));
       const version = crypto.createHash('sha256').update(entry).digest('hex').slice(0, 12);
       const manifest = { name, entry: `/widgets/${name}/remoteEntry.js?v=${version}`, version, builtAt: new Date().toISOString() };
       fs.writeFileSync(path.join(outDir, 'widget.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+      const historyFile = path.join(outDir, '.builds.json');
+      let history: { version: string; files: string[] }[] = [];
+      try {
+        history = JSON.parse(fs.readFileSync(historyFile, 'utf8')) as typeof history;
+      } catch {
+        history = [];
+      }
+      history = [...history.filter((h) => h.version !== version), { version, files: Object.keys(bundle) }].slice(-KEPT_BUILDS);
+      fs.writeFileSync(historyFile, JSON.stringify(history));
+      const kept = new Set(history.flatMap((h) => h.files));
+      const assets = path.join(outDir, 'assets');
+      for (const file of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
+        if (!kept.has(`assets/${file}`)) fs.rmSync(path.join(assets, file), { force: true });
+      }
     },
   };
 }
@@ -63,6 +84,6 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
       manifestEntry(opts.name),
     ],
     server: { port: opts.devPort, strictPort: false, origin: opts.devPort ? `http://localhost:${String(opts.devPort)}` : undefined, cors: true },
-    build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, modulePreload: false, reportCompressedSize: false },
+    build: { target: 'es2022', outDir: 'dist', emptyOutDir: false, modulePreload: false, reportCompressedSize: false },
   });
 }
