@@ -131,6 +131,40 @@ describe('races', () => {
     expect((await start)?.statusCode).toBe(200);
   });
 
+  it('a full refund does not deadlock with a renewal of the same plan (plan before wallet in both)', async () => {
+    const user = await newUser(t.db);
+    const { invoice } = await subscribe(t.app, user, catalog.monthly);
+    const paid = await invoiceOf(invoice.payment_id);
+    let refund: ReturnType<typeof notify> | undefined;
+    // Plays a renewal Pay in flight: it has locked the plan and is about to credit the wallet.
+    await t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).forUpdate().execute();
+      refund = notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: '2490.00', AccountId: String(user.id) });
+      await waitForLockWaiter();
+      await credit(tx, { userId: user.id, kind: 'words', reason: 'subscription_grant', idempotencyKey: `renewal-race-${String(user.id)}` }, 1_000_000);
+    });
+    expect(await refund).toMatchObject({ status: 200, code: 0 });
+    const wallet = await walletState(t.db, user.id);
+    expect(wallet.balance.words).toBe(1_000_000);
+    expect(wallet.sums).toEqual(wallet.balance);
+  });
+
+  it('a new plan paid while a renewal of the old one is in flight does not deadlock on the saved card', async () => {
+    const user = await newUser(t.db);
+    await subscribe(t.app, user, catalog.trial);
+    const invoice = await startPayment(t.app, user, catalog.monthly);
+    let pay: ReturnType<typeof notify> | undefined;
+    // Plays a renewal Pay of the old plan in flight: it has locked the plan and now saves the card.
+    await t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).where('status', '=', 'active').forUpdate().execute();
+      pay = notify(t.app, 'pay', payFields(invoice, user, { SubscriptionId: `sc_card_race_${String(user.id)}` }));
+      await waitForLockWaiter();
+      await tx.updateTable('user_cards').set({ token: 'tk_renewal', updated_at: new Date() }).where('user_id', '=', user.id).execute();
+    });
+    expect(await pay).toMatchObject({ status: 200, code: 0 });
+    expect((await subscriptionsOf(user.id)).map((s) => s.status)).toEqual(['replaced', 'active']);
+  });
+
   it('two plans paid at the same moment: both Pays are accepted and one plan stays current', async () => {
     // Without a card token (SBP and wallet payments send none), so nothing else serialises the two.
     for (let i = 0; i < 5; i++) {

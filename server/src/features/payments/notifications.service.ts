@@ -150,10 +150,10 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
   }
   const now = new Date();
   await tx.updateTable('invoices').set({ status: 'paid', transaction_id: n.TransactionId, paid_at: now, failure_reason: null, updated_at: now }).where('id', '=', invoice.id).execute();
-  await saveCard(tx, invoice.user_id, n);
   const tariff = await tx.selectFrom('tariffs').selectAll().where('id', '=', invoice.tariff_id).executeTakeFirstOrThrow();
 
   if (invoice.kind === 'package') {
+    await saveCard(tx, invoice.user_id, n);
     await grant(tx, invoice.user_id, 'package', { type: 'invoice', id: invoice.id }, tariff.words, tariff.media_tenths);
     return CP_CODES.ok;
   }
@@ -182,6 +182,8 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
   }
   const periodEnd = sub.is_trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
   await changeSubscription(tx, sub, 'active', 'paid', n.TransactionId, { paid_at: now, period_end: periodEnd, cp_subscription_id: cpId });
+  // The card after the plans, as a renewal saves it: the other way round the two deadlock.
+  await saveCard(tx, invoice.user_id, n);
   await grant(tx, invoice.user_id, sub.is_trial ? 'trial_grant' : 'subscription_grant', { type: 'invoice', id: invoice.id }, tariff.words, tariff.media_tenths);
   // A Recurrent notification that came before this Pay may already have ended auto-renewal.
   if (cpId) {
@@ -368,6 +370,8 @@ async function applyRefund(app: FastifyInstance, tx: Tx, paymentTransactionId: n
   const now = new Date();
   const invoice = await tx.selectFrom('invoices').selectAll().where('transaction_id', '=', paymentTransactionId).forUpdate().executeTakeFirst();
   if (invoice) {
+    // The plan before the wallet, in the order of Pay and renewals: the other way round they deadlock.
+    const sub = invoice.subscription_id ? await tx.selectFrom('subscriptions').selectAll().where('id', '=', invoice.subscription_id).forUpdate().executeTakeFirstOrThrow() : undefined;
     const span = refundSpan(invoice.amount_kopecks, invoice.refunded_kopecks, refunded);
     await takeBack(tx, invoice.user_id, { type: 'invoice', id: invoice.id }, invoice.amount_kopecks, span, key);
     const whole = span.to >= invoice.amount_kopecks;
@@ -376,8 +380,7 @@ async function applyRefund(app: FastifyInstance, tx: Tx, paymentTransactionId: n
       .set({ refunded_kopecks: span.to, updated_at: now, ...(whole && invoice.status !== 'refunded' ? { status: 'refunded' as const, refunded_at: now } : {}) })
       .where('id', '=', invoice.id)
       .execute();
-    if (invoice.subscription_id && whole) {
-      const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', invoice.subscription_id).forUpdate().executeTakeFirstOrThrow();
+    if (sub && whole) {
       if (sub.status === 'active' || sub.status === 'past_due' || sub.status === 'cancelled') {
         await changeSubscription(tx, sub, 'expired', 'refunded', n.TransactionId, { ended_at: now, period_end: now, cancelled_at: sub.cancelled_at ?? now });
         if (sub.cp_subscription_id && sub.status !== 'cancelled') await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: sub.cp_subscription_id }, tx);
