@@ -22,6 +22,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const dbDir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
   if (process.getuid?.() === 0) assertTraversable(dataDir);
+  const url = (db: string) => `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/${db}`;
+  const ownerFile = path.join(dataDir, 'pg.owner');
+  // Another live process of ours (the server while a CLI command runs) owns the cluster: use it, leave it running.
+  if (runningPostmaster(dbDir) !== null && isAlive(readPid(ownerFile) ?? -1)) {
+    log(`Using the embedded PostgreSQL of process ${String(readPid(ownerFile))}`);
+    return { url: url(DB_NAME), created: false, stop: () => Promise.resolve() };
+  }
   await clearStaleCluster(dbDir, log);
 
   const created = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
@@ -44,7 +51,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await server.initialise();
   }
   await server.start();
-  const adminUrl = `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/postgres`;
+  fs.writeFileSync(ownerFile, String(process.pid));
+  const adminUrl = url('postgres');
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -54,18 +62,36 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await client.end();
   }
   return {
-    url: `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/${DB_NAME}`,
+    url: url(DB_NAME),
     created,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(ownerFile, { force: true });
+    },
   };
 }
 
-/** A crash can leave a postmaster running or a stale pid file behind; clear both. */
+function readPid(file: string): number | null {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The pid of a live postmaster on `dbDir`, if any. */
+function runningPostmaster(dbDir: string): number | null {
+  const pid = readPid(path.join(dbDir, 'postmaster.pid'));
+  return pid !== null && isAlive(pid) ? pid : null;
+}
+
+/** A crash can leave a postmaster running (its owner gone) or a stale pid file behind; clear both. */
 async function clearStaleCluster(dbDir: string, log: (msg: string) => void): Promise<void> {
   const pidFile = path.join(dbDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
-  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+  const pid = runningPostmaster(dbDir);
+  if (pid !== null) {
     log(`Stopping a PostgreSQL (pid ${String(pid)}) left running on ${dbDir}`);
     process.kill(pid, 'SIGINT');
     for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
