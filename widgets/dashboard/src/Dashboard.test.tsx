@@ -1,8 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { widgetProps, type DashboardCard, type UserSubscriptionStatus } from '@app/contracts';
-import { ApiError } from '@app/kit';
+import { ApiError, announceBalances } from '@app/kit';
 import { Dashboard, iconImage, safeHref } from './Dashboard.tsx';
 import type { DashboardApi } from './api.ts';
 
@@ -64,6 +64,15 @@ describe('Dashboard', () => {
     expect(balance.getByRole('img', { name: 'слова' })).toBeInTheDocument();
     expect(balance.getByRole('img', { name: 'медиа токены' })).toBeInTheDocument();
     expect(balance.getByRole('link', { name: 'История' })).toHaveAttribute('href', '/ai-history');
+  });
+
+  it('takes the balances another widget of the page announces (the welcome gift)', async () => {
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0 }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 0, media: 0 } }) })} />);
+    const balance = await section('Баланс');
+    expect(balance.getByText('0,0')).toBeInTheDocument();
+    act(() => announceBalances({ words: 10000, media: 3 }));
+    expect(balance.getByText('10 000')).toBeInTheDocument();
+    expect(balance.getByText('3,0')).toBeInTheDocument();
   });
 
   it('shows whole media token amounts with one decimal too', async () => {

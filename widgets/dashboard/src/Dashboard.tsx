@@ -1,6 +1,6 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useEffect, useId } from 'react';
 import type { Balances, DashboardCard, UserSubscriptionStatus, WidgetProps } from '@app/contracts';
-import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatMedia, formatWords, plural, useLoad, type LoadState } from '@app/kit';
+import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatMedia, formatWords, onBalances, plural, useLoad, type LoadState } from '@app/kit';
 import { dashboardApi, type DashboardApi } from './api.ts';
 
 export interface DashboardData {
@@ -181,12 +181,16 @@ export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: Dashbo
   );
 }
 
-/** Dashboard (seed §4): loads the subscription status, the balances and the news cards. */
+/**
+ * Dashboard (seed §4): loads the subscription status, the balances and the news cards; balances
+ * another widget of the page announces (the welcome gift) replace the loaded ones.
+ */
 export function Dashboard({ paymentUrl, historyUrl, api = dashboardApi }: WidgetProps<'dashboard'> & { api?: DashboardApi }) {
   const load = useCallback(async (): Promise<DashboardData> => {
     const [subscription, user, cards] = await Promise.all([api.subscriptionStatus(), api.user(), api.cards()]);
     return { subscription, balances: user.balances, cards };
   }, [api]);
-  const { state, reload } = useLoad(load);
+  const { state, reload, update } = useLoad(load);
+  useEffect(() => onBalances((balances) => update((data) => ({ ...data, balances }))), [update]);
   return <DashboardView state={state} paymentUrl={paymentUrl} historyUrl={historyUrl} onRetry={reload} />;
 }

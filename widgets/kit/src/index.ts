@@ -10,3 +10,4 @@ export * from './load.ts';
 export * from './LoadError.tsx';
 export * from './money.ts';
 export * from './form-errors.ts';
+export * from './balances.ts';

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { WELCOME_GIFT, type WelcomeState } from '@app/contracts';
-import { ApiError } from '@app/kit';
+import { ApiError, onBalances } from '@app/kit';
 import { WelcomeNotice } from './WelcomeNotice.tsx';
 import type { WelcomeApi } from './api.ts';
 
@@ -40,6 +40,19 @@ describe('WelcomeNotice', () => {
     expect(api.check).toHaveBeenCalledTimes(1);
     expect(await screen.findByRole('heading', { name: 'Спасибо за подписку!' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Я подписался' })).not.toBeInTheDocument();
+  });
+
+  it('announces the new balances to the page once the gift is granted', async () => {
+    const announced = vi.fn();
+    const stop = onBalances(announced);
+    try {
+      render(<WelcomeNotice api={fakeApi()} />);
+      await userEvent.click(await screen.findByRole('button', { name: 'Я подписался' }));
+      await screen.findByRole('heading', { name: 'Спасибо за подписку!' });
+      expect(announced).toHaveBeenCalledExactlyOnceWith({ words: 10000, media: 3 });
+    } finally {
+      stop();
+    }
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState } from 'react';
 import type { WelcomeState } from '@app/contracts';
-import { Alert, Button, MediaIcon, WordsIcon, failureMessage, formatMedia, formatWords, plural, useLoad } from '@app/kit';
+import { Alert, Button, MediaIcon, WordsIcon, announceBalances, failureMessage, formatMedia, formatWords, plural, useLoad } from '@app/kit';
 import { welcomeApi, type WelcomeApi } from './api.ts';
 
 export type WelcomeStep = 'subscribe' | 'thanks';
@@ -91,8 +91,8 @@ export function WelcomeNoticeView({ state, step, busy, error, onCheck, onClose }
 }
 
 /**
- * Welcome notice (seed §4): step 1 subscribe prompt, step 2 thanks; closing notifies the
- * server (GET /api/new/nt_close) and hides it.
+ * Welcome notice (seed §4): step 1 subscribe prompt, step 2 thanks (the new balances are
+ * announced to the page); closing notifies the server (GET /api/new/nt_close) and hides it.
  */
 export function WelcomeNotice({ api = welcomeApi }: { api?: WelcomeApi }) {
   const load = useCallback(() => api.state(), [api]);
@@ -108,8 +108,10 @@ export function WelcomeNotice({ api = welcomeApi }: { api?: WelcomeApi }) {
     setBusy(true);
     setError(null);
     try {
-      await api.check();
+      const result = await api.check();
       setClaimed(true);
+      // The balance shown beside the notice (the dashboard widget) takes the gift at once.
+      announceBalances(result.balances);
     } catch (err) {
       setError(failureMessage(err));
     } finally {
