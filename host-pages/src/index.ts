@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
+import { DEV_PREAMBLE_PATH, devPreambleModule } from './dev.ts';
 import { html } from './html.ts';
 import { mountPoint, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
 import { defaultBody, PAGES, safeNext, type PageDefinition } from './pages.ts';
@@ -22,6 +23,12 @@ declare module 'fastify' {
 export interface HostPagesOptions {
   widgetsDir: string;
   loaderDir: string;
+  /**
+   * Development only: widgets served by their `vite dev` server (name → origin, from
+   * WIDGET_DEV_SERVERS). Their manifest entries point there and their pages get the
+   * React-refresh preamble; the server's CSP must allow those origins.
+   */
+  devServers?: Record<string, string>;
   context: (req: FastifyRequest) => PageContext;
 }
 
@@ -37,7 +44,8 @@ export function renderErrorPage(reply: FastifyReply, status: number): FastifyRep
  */
 export const hostPages = fp<HostPagesOptions>(
   async (app: FastifyInstance, opts) => {
-    const store = new ManifestStore(opts.widgetsDir, opts.loaderDir);
+    const devServers = opts.devServers ?? {};
+    const store = new ManifestStore(opts.widgetsDir, opts.loaderDir, devServers);
 
     await app.register(fastifyStatic, {
       root: opts.loaderDir,
@@ -48,6 +56,11 @@ export const hostPages = fp<HostPagesOptions>(
     app.get('/assets/favicon.svg', { schema: { hide: true } }, (_req, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
     );
+
+    if (Object.keys(devServers).length > 0) {
+      const preamble = devPreambleModule(devServers);
+      app.get(DEV_PREAMBLE_PATH, { schema: { hide: true } }, (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(preamble));
+    }
 
     app.get<{ Params: { name: string; '*': string } }>('/widgets/:name/*', { schema: { hide: true } }, (req, reply) => {
       const { name } = req.params;
@@ -83,6 +96,7 @@ export const hostPages = fp<HostPagesOptions>(
         loaderVersion: await store.loaderVersion(),
         current: page.path,
         banner: result.banner,
+        devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
       });
       return reply.type(HTML).header('cache-control', 'no-store').send(document);
     };

@@ -37,6 +37,8 @@ export interface LayoutInput {
   loaderVersion: string;
   current?: string;
   banner?: RawHtml | false;
+  /** Development only: the React-refresh preamble, run before the loader (widgets from `vite dev`). */
+  devPreamble?: string;
 }
 
 const NAV = [
@@ -72,7 +74,7 @@ export function renderDocument(input: LayoutInput): string {
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
-<script type="module" src="/assets/loader.js?v=${input.loaderVersion}"></script>
+${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js?v=${input.loaderVersion}"></script>
 </head>
 <body class="layout-${input.layout}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}

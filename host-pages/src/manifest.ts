@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WidgetManifestEntrySchema, type WidgetManifest, type WidgetManifestEntry } from '@app/contracts';
+import { devManifestEntry } from './dev.ts';
 
 interface Cached<T> {
   mtimeMs: number;
@@ -19,10 +20,14 @@ export class ManifestStore {
   constructor(
     private readonly widgetsDir: string,
     private readonly loaderDir: string,
+    /** Widgets served by their `vite dev` server (name → origin): their build is not read. */
+    private readonly devServers: Record<string, string> = {},
   ) {}
 
   async entry(name: string): Promise<WidgetManifestEntry | null> {
     if (!/^[a-z0-9-]+$/.test(name)) return null;
+    const devOrigin = Object.hasOwn(this.devServers, name) ? this.devServers[name] : undefined;
+    if (devOrigin) return devManifestEntry(name, devOrigin);
     const file = path.join(this.widgetsDir, name, 'dist', 'widget.json');
     let stat;
     try {

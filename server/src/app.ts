@@ -63,13 +63,17 @@ export interface AppDeps {
 /** Content-Security-Policy: only what the pages load. */
 function cspDirectives(config: Config): Record<string, string[]> {
   const paymentOrigins = config.cloudpayments.sandbox ? [] : ['https://widget.cloudpayments.ru', 'https://*.cloudpayments.ru'];
+  // Development only (WIDGET_DEV_SERVERS, refused in production): widget modules from their
+  // `vite dev` servers, and those servers' hot-reload socket.
+  const devOrigins = Object.values(config.widgetDevServers);
+  const devSockets = devOrigins.map((origin) => origin.replace(/^http/, 'ws'));
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...paymentOrigins],
+    scriptSrc: ["'self'", ...paymentOrigins, ...devOrigins],
     styleSrc: ["'self'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
     fontSrc: ["'self'"],
-    connectSrc: ["'self'", ...paymentOrigins],
+    connectSrc: ["'self'", ...paymentOrigins, ...devOrigins, ...devSockets],
     frameSrc: ["'self'", ...paymentOrigins],
     frameAncestors: ["'self'"],
     formAction: ["'self'"],
@@ -166,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(hostPages, {
     widgetsDir: deps.config.widgetsDir,
     loaderDir: deps.config.loaderDir,
+    devServers: deps.config.widgetDevServers,
     context: (req) => pageContext(app, req),
   });
   await app.register(accountsRoutes);

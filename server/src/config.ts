@@ -19,6 +19,35 @@ const bool = (fallback: boolean) =>
 const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/**
+ * `WIDGET_DEV_SERVERS=auth=http://localhost:5101,tariffs=http://localhost:5110`: widgets served
+ * by their `vite dev` server instead of their build (development only; `npm run dev -- auth`
+ * sets it). Each value is the dev server's origin; the widget's base path is `/widgets/<name>/`.
+ */
+const widgetDevServers = optionalString.transform((value, ctx): Record<string, string> => {
+  const servers: Record<string, string> = {};
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^([a-z0-9-]+)=(.+)$/.exec(item);
+    let origin: string | undefined;
+    try {
+      const url = new URL(match?.[2] ?? '');
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username) origin = url.origin;
+    } catch {
+      origin = undefined;
+    }
+    if (!match?.[1] || !origin) {
+      ctx.addIssue({ code: 'custom', message: `"${item}" is not <widget>=<http origin> (e.g. auth=http://localhost:5101)` });
+      return z.NEVER;
+    }
+    if (match[1] in servers) {
+      ctx.addIssue({ code: 'custom', message: `widget ${match[1]} is listed twice` });
+      return z.NEVER;
+    }
+    servers[match[1]] = origin;
+  }
+  return servers;
+});
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -50,6 +79,7 @@ const EnvSchema = z
     TELEGRAM_WEBHOOK_SECRET: optionalString,
     WIDGETS_DIR: z.string().default('widgets'),
     LOADER_DIR: z.string().default('host-pages/dist'),
+    WIDGET_DEV_SERVERS: widgetDevServers,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.CLOUDPAYMENTS_PUBLIC_ID) !== Boolean(env.CLOUDPAYMENTS_API_SECRET)) {
@@ -57,6 +87,9 @@ const EnvSchema = z
     }
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && Object.keys(env.WIDGET_DEV_SERVERS).length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['WIDGET_DEV_SERVERS'], message: 'is for development only: unset it in production' });
     }
   });
 
@@ -99,6 +132,11 @@ export interface Config {
   };
   widgetsDir: string;
   loaderDir: string;
+  /**
+   * Widgets served by their `vite dev` server (name → origin), never in production: the page
+   * loads them from there with the React-refresh preamble, and the CSP allows those origins.
+   */
+  widgetDevServers: Record<string, string>;
 }
 
 /** Sandbox credentials: the sandbox signs notifications with this secret, so the same verification runs. */
@@ -154,5 +192,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     widgetsDir: fromRoot(e.WIDGETS_DIR),
     loaderDir: fromRoot(e.LOADER_DIR),
+    widgetDevServers: e.WIDGET_DEV_SERVERS,
   };
 }
