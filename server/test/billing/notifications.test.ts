@@ -35,11 +35,19 @@ describe('signature', () => {
     expect(logged).toHaveLength(0);
   });
 
-  it('accepts JSON bodies and either header alone', async () => {
+  it('accepts JSON bodies; Content-HMAC is required, X-Content-HMAC alone is not enough', async () => {
     const user = await newUser(t.db);
     const invoice = await startPayment(t.app, user, catalog.trial);
     const json = await notify(t.app, 'check', payFields(invoice, user), { encoding: 'json' });
     expect(json).toMatchObject({ status: 200, code: 0 });
+    const { signNotification } = await import('../../src/features/payments/cloudpayments.ts');
+    const fields = payFields(invoice, user);
+    const body = new URLSearchParams(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]))).toString();
+    const secret = t.app.secrets.cloudpaymentsSecret;
+    const contentOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'content-hmac': signNotification(secret, body) } });
+    expect(contentOnly).toMatchObject({ status: 200, code: 0 });
+    const decodedOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'x-content-hmac': signNotification(secret, decodeURIComponent(body.replace(/\+/g, ' '))) } });
+    expect(decodedOnly.status).toBe(401);
   });
 
   it('answers 400 for an unknown notification kind and 13 for a body it cannot read', async () => {

@@ -60,6 +60,19 @@ describe('wallet ledger', () => {
     await expectConsistent(user.id);
   });
 
+  it('a hold key cannot be reused for another user, wallet or amount', async () => {
+    const user = await newUser(t.db);
+    const other = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-k-${String(user.id)}`);
+    await grant(other.id, 'words', 100, `seed-k-${String(other.id)}`);
+    const key = `shared-${String(user.id)}`;
+    await placeHold(t.db, { userId: user.id, kind: 'words', amount: 10, idempotencyKey: key });
+    await expect(placeHold(t.db, { userId: other.id, kind: 'words', amount: 10, idempotencyKey: key })).rejects.toThrow(/already used/);
+    await expect(placeHold(t.db, { userId: user.id, kind: 'words', amount: 20, idempotencyKey: key })).rejects.toThrow(/already used/);
+    expect((await getRawBalances(t.db, other.id)).words).toBe(100);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(90);
+  });
+
   it('credits are applied once per key, even concurrently', async () => {
     const user = await newUser(t.db);
     const applied = await Promise.all(Array.from({ length: 20 }, () => grant(user.id, 'words', 500, `once-${String(user.id)}`)));

@@ -104,6 +104,15 @@ describe('welcome gift in the sandbox (no bot token)', () => {
     expect(await t.db.selectFrom('sandbox_telegram_members').select('telegram_id').where('telegram_id', '=', sandboxTelegramId(user.id)).execute()).toHaveLength(0);
   });
 
+  it('two accounts linking one Telegram id at the same moment: one wins, the other is told it is taken', async () => {
+    const { linkTelegram } = await import('../../src/features/welcome/welcome.service.ts');
+    const users = await Promise.all([newUser(t.db), newUser(t.db), newUser(t.db)]);
+    const codes = await Promise.all(users.map(async (u) => new URL((await state(t, u)).bot_url, 'http://x').searchParams.get('start') ?? ''));
+    const results = await Promise.all(codes.map((code) => linkTelegram(t.app, code, 555_999_000)));
+    expect(results.filter((r) => r === 'linked')).toHaveLength(1);
+    expect(results.filter((r) => r === 'taken')).toHaveLength(2);
+  });
+
   it('one Telegram account cannot collect gifts for two site accounts', async () => {
     const first = await newUser(t.db);
     const second = await newUser(t.db);

@@ -14,9 +14,9 @@ function urlDecoded(raw: string): string {
 }
 
 /**
- * Checks a notification's signature: `Content-HMAC` is over the body as sent,
- * `X-Content-HMAC` over its URL-decoded form. At least one must be present and every
- * present one must match (timing-safe).
+ * Checks a notification's signature: `Content-HMAC` over the body as sent is required
+ * (`X-Content-HMAC`, over the URL-decoded form, alone would let two different bodies that decode
+ * alike share a signature); `X-Content-HMAC`, when sent too, must match as well. Timing-safe.
  */
 export function verifyNotificationSignature(secret: string, rawBody: string, headers: Record<string, string | string[] | undefined>): boolean {
   if (!secret) return false;
@@ -26,8 +26,8 @@ export function verifyNotificationSignature(secret: string, rawBody: string, hea
   };
   const contentHmac = header('content-hmac');
   const xContentHmac = header('x-content-hmac');
-  if (!contentHmac && !xContentHmac) return false;
-  if (contentHmac && !safeEqual(contentHmac, signNotification(secret, rawBody))) return false;
+  if (!contentHmac) return false;
+  if (!safeEqual(contentHmac, signNotification(secret, rawBody))) return false;
   if (xContentHmac && !safeEqual(xContentHmac, signNotification(secret, urlDecoded(rawBody)))) return false;
   return true;
 }

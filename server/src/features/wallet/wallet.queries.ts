@@ -118,7 +118,11 @@ export async function placeHold(db: Db, hold: { userId: number; kind: WalletKind
       .returning('id')
       .executeTakeFirst();
     if (!inserted) {
-      const existing = await tx.selectFrom('wallet_holds').select('id').where('idempotency_key', '=', hold.idempotencyKey).executeTakeFirstOrThrow();
+      const existing = await tx.selectFrom('wallet_holds').select(['id', 'user_id', 'kind', 'amount']).where('idempotency_key', '=', hold.idempotencyKey).executeTakeFirstOrThrow();
+      // A key names one hold: reusing it for another user, wallet or amount is a caller's bug.
+      if (existing.user_id !== hold.userId || existing.kind !== hold.kind || existing.amount !== hold.amount) {
+        throw new Error(`hold key ${hold.idempotencyKey} is already used for another hold`);
+      }
       return existing.id;
     }
     if (!(await takeFromBalance(tx, hold.userId, hold.kind, hold.amount))) throw new AppError('INSUFFICIENT_TOKENS');

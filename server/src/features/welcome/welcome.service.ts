@@ -56,6 +56,16 @@ export async function welcomeState(app: FastifyInstance, userId: number): Promis
  * account serves one site account, so the gift cannot be collected twice with it.
  */
 export async function linkTelegram(app: FastifyInstance, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
+  try {
+    return await linkOnce(app, code, telegramId);
+  } catch (err) {
+    // Two accounts linking one Telegram id at the same moment: the unique index decides.
+    if ((err as { code?: string }).code === '23505') return 'taken';
+    throw err;
+  }
+}
+
+async function linkOnce(app: FastifyInstance, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
   return app.db.transaction().execute(async (tx) => {
     const link = await tx.selectFrom('telegram_links').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
     if (!link || link.used_at || link.created_at.getTime() < Date.now() - LINK_TTL_MS) return 'unknown-code';
