@@ -121,7 +121,7 @@ describe('plans and payments in the sandbox', () => {
 
     const frame = checkout(page);
     await frame.getByRole('heading', { name: 'Оплата картой' }).waitFor();
-    await frame.getByText('Подписка «Старт» на Нейростудия').waitFor();
+    await frame.getByText('Нейростудия: подписка «Старт»').waitFor();
     await shot(page, '03-checkout-frame');
     await payInCheckout(page, CARDS.success, '99 ₽');
 
@@ -164,7 +164,8 @@ describe('plans and payments in the sandbox', () => {
 
     await openPage(page, e2e.url('/dashboard'));
     const subscription = dashboardCard(page, 'Подписка');
-    await subscription.getByText('Автопродление отключено. Тариф «Старт» действует ещё 3 дня.').waitFor();
+    await subscription.getByText('Подписка отменена').waitFor();
+    await subscription.getByText('Автопродление отключено. Действует ещё 3 дня.').waitFor();
     await shot(page, '08-dashboard-cancelled');
 
     await openPage(page, e2e.url('/dashboard/user/orders'));

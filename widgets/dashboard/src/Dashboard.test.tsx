@@ -51,8 +51,10 @@ describe('Dashboard', () => {
   it('without a subscription and days_left above 0 shows the days until the end', async () => {
     render(<Dashboard {...props} api={fakeApi({ status: false, subscription: { name: 'Стандарт' }, days_left: 5 })} />);
     const block = await subscriptionCard();
-    expect(block.getByText('Нет активной подписки')).toBeInTheDocument();
-    expect(block.getByText('Автопродление отключено. Тариф «Стандарт» действует ещё 5 дней.')).toBeInTheDocument();
+    expect(block.getByText('Подписка отменена')).toBeInTheDocument();
+    expect(block.getByText('Стандарт')).toBeInTheDocument();
+    expect(block.getByText('Автопродление отключено. Действует ещё 5 дней.')).toBeInTheDocument();
+    expect(block.queryByText('Нет активной подписки')).not.toBeInTheDocument();
     expect(block.queryByText(/Купите подписку/)).not.toBeInTheDocument();
   });
 

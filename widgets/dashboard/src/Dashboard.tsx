@@ -36,13 +36,17 @@ export function SubscriptionSummary({ subscription, paymentUrl }: { subscription
   }
   return (
     <div className="dashboard-sub dashboard-sub--none">
-      <p className="dashboard-sub__name">Нет активной подписки</p>
       {subscription.days_left > 0 ? (
-        <p className="dashboard-sub__note">
-          Автопродление отключено. {name ? `Тариф «${name}» действует` : 'Подписка действует'} ещё {days(subscription.days_left)}.
-        </p>
+        <>
+          <p className="dashboard-sub__label">Подписка отменена</p>
+          <p className="dashboard-sub__name">{name ?? 'Подписка'}</p>
+          <p className="dashboard-sub__note">Автопродление отключено. Действует ещё {days(subscription.days_left)}.</p>
+        </>
       ) : (
-        <p className="dashboard-sub__note">Купите подписку, чтобы каждый месяц получать слова и медиа токены.</p>
+        <>
+          <p className="dashboard-sub__name">Нет активной подписки</p>
+          <p className="dashboard-sub__note">Купите подписку, чтобы каждый месяц получать слова и медиа токены.</p>
+        </>
       )}
       <a className="btn btn-primary" href={paymentUrl}>
         Выбрать тариф
@@ -56,12 +60,12 @@ export function BalanceSummary({ balances }: { balances: Balances }) {
     <ul className="balances">
       <li className="balances__item">
         <WordsIcon />
-        <span className="balances__value">{formatWords(balances.words)}</span>
+        <span className="balances__value">{formatWords(balances.words)}</span>{' '}
         <span className="balances__label">{plural(balances.words, ['слово', 'слова', 'слов'])}</span>
       </li>
       <li className="balances__item">
         <MediaIcon />
-        <span className="balances__value">{formatMedia(balances.media)}</span>
+        <span className="balances__value">{formatMedia(balances.media)}</span>{' '}
         {/* A number with a decimal part takes the genitive singular: «3,0 медиа токена». */}
         <span className="balances__label">медиа токена</span>
       </li>

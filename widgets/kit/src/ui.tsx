@@ -85,9 +85,14 @@ export function ErrorList({ messages }: { messages: readonly string[] }) {
 }
 
 export function Card({ children, className = '', title }: { children: ReactNode; className?: string; title?: ReactNode }) {
+  const titleId = useId();
   return (
-    <section className={`card ${className}`}>
-      {title && <h2 className="card__title">{title}</h2>}
+    <section className={`card ${className}`} aria-labelledby={title ? titleId : undefined}>
+      {title && (
+        <h2 className="card__title" id={titleId}>
+          {title}
+        </h2>
+      )}
       {children}
     </section>
   );

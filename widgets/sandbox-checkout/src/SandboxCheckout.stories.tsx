@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { SandboxCheckoutView } from './SandboxCheckout.tsx';
 
 const noop = () => undefined;
-const payment = { payment_id: 41, amount: 1, description: 'Подписка «Стандарт» на Нейростудия', email: 'anna@example.ru', recurrent: true };
+const payment = { payment_id: 41, amount: 1, description: 'Нейростудия: подписка «Стандарт»', email: 'anna@example.ru', recurrent: true };
 const filled = { card_number: '4242 4242 4242 4242', exp: '12/29', cvv: '123' };
 
 const meta = {
@@ -14,7 +14,7 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Empty: Story = {};
-export const Package: Story = { args: { payment: { ...payment, amount: 490, description: 'Пакет «50 000 слов» на Нейростудия', recurrent: false } } };
+export const Package: Story = { args: { payment: { ...payment, amount: 490, description: 'Нейростудия: пакет «50 000 слов»', recurrent: false } } };
 export const Filled: Story = { args: { values: filled } };
 export const Charging: Story = { args: { values: filled, busy: true } };
 export const InvalidFields: Story = {

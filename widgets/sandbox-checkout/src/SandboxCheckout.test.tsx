@@ -6,7 +6,7 @@ import { ApiError } from '@app/kit';
 import { SandboxCheckout, formatCardNumber, formatExpiry } from './SandboxCheckout.tsx';
 import type { SandboxCheckoutApi } from './api.ts';
 
-const payment = { payment_id: 41, amount: 990, description: 'Подписка «Стандарт» на Нейростудия', email: 'anna@example.ru', recurrent: true };
+const payment = { payment_id: 41, amount: 990, description: 'Нейростудия: подписка «Стандарт»', email: 'anna@example.ru', recurrent: true };
 
 function fakeApi(charge: SandboxCheckoutApi['charge'] = vi.fn().mockResolvedValue({ success: true, reason: null, transaction_id: 501 })): SandboxCheckoutApi {
   return { charge };

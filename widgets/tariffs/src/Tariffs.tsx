@@ -57,6 +57,7 @@ const groups = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
 export const SANDBOX_CARDS = [
   { number: groups(TEST_CARDS.success), label: 'успешная оплата' },
   { number: groups(TEST_CARDS.declined), label: 'отказ: недостаточно средств' },
+  { number: groups(TEST_CARDS.successThenDecline), label: 'успешно, но следующие автосписания не пройдут' },
 ] as const;
 
 function SandboxNote() {

@@ -4,8 +4,8 @@ const base = { currency_provider: 'RUB', trial_days: 3, popular: false };
 
 /** Plans like the seeded ones: two with a trial, one monthly, two packages. */
 export const TARIFFS: Tariff[] = [
-  { ...base, id: 1, name: 'Старт', amount: 490, first_amount: 99, subscriptions_type: 1, words: 100_000, media: 30, description: ['[[words]] 100 000 слов в месяц', '[[media]] 30 медиа токенов в месяц', 'Чат со всеми текстовыми моделями', 'Первые 3 дня — пробный период'] },
-  { ...base, id: 2, name: 'Про', amount: 990, first_amount: 149, subscriptions_type: 1, popular: true, words: 300_000, media: 100, description: ['[[words]] 300 000 слов в месяц', '[[media]] 100 медиа токенов в месяц', 'Генерация изображений и видео', 'Первые 3 дня — пробный период'] },
+  { ...base, id: 1, name: 'Старт', amount: 490, first_amount: 99, subscriptions_type: 1, words: 100_000, media: 30, description: ['[[words]] 100 000 слов в месяц', '[[media]] 30 медиа токенов в месяц', 'Чат со всеми текстовыми моделями'] },
+  { ...base, id: 2, name: 'Про', amount: 990, first_amount: 149, subscriptions_type: 1, popular: true, words: 300_000, media: 100, description: ['[[words]] 300 000 слов в месяц', '[[media]] 100 медиа токенов в месяц', 'Генерация изображений и видео'] },
   { ...base, id: 3, name: 'Бизнес', amount: 2490, first_amount: null, subscriptions_type: 2, words: 1_000_000, media: 300, description: ['[[words]] 1 000 000 слов в месяц', '[[media]] 300 медиа токенов в месяц', 'Все модели и приоритетная очередь'] },
   { ...base, id: 4, name: 'Пакет слов', amount: 290, first_amount: null, subscriptions_type: 3, words: 100_000, media: 0, description: ['[[words]] +100 000 слов', 'Не сгорают, действуют вместе с подпиской'] },
   { ...base, id: 5, name: 'Пакет медиа', amount: 390, first_amount: null, subscriptions_type: 3, words: 0, media: 50, description: ['[[media]] +50 медиа токенов', 'Для изображений и видео'] },

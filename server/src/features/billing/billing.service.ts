@@ -53,7 +53,7 @@ export async function startSubscriptionPayment(app: FastifyInstance, viewer: Vie
     if (current && current.tariff_id === tariff.id && current.status !== 'cancelled') throw new AppError('SUBSCRIPTION_ALREADY_ACTIVE');
     const trial = hasTrial(tariff) && !(await hasPaidSubscription(tx, viewer.id));
     const chargeNow = trial ? (tariff.first_amount_kopecks ?? tariff.amount_kopecks) : tariff.amount_kopecks;
-    const description = `Подписка «${tariff.name}» на ${PRODUCT}`;
+    const description = `${PRODUCT}: подписка «${tariff.name}»`;
     const sub = await tx
       .insertInto('subscriptions')
       .values({
@@ -120,7 +120,7 @@ export async function startPackagePayment(app: FastifyInstance, viewer: Viewer, 
   const current = await currentSubscription(app.db, viewer.id);
   if (!current) throw new AppError('SUBSCRIPTION_REQUIRED');
   if (current.status === 'cancelled') throw new AppError('SUBSCRIPTION_CANCELLED');
-  const description = `Пакет «${tariff.name}» на ${PRODUCT}`;
+  const description = `${PRODUCT}: пакет «${tariff.name}»`;
   const invoice = await app.db
     .insertInto('invoices')
     .values({

@@ -14,7 +14,7 @@ export const SANDBOX_WIDGET_SCRIPT = `(function () {
     var frame = document.createElement('iframe');
     frame.title = 'Тестовая оплата';
     frame.src = '/sandbox/checkout?payment_id=' + encodeURIComponent(String(options.invoiceId));
-    frame.style.cssText = 'width:100%;max-width:460px;height:760px;max-height:100%;border:0;border-radius:14px;background:#fff;box-shadow:0 20px 60px rgba(0,0,0,.3)';
+    frame.style.cssText = 'width:100%;max-width:460px;height:880px;max-height:100%;border:0;border-radius:14px;background:#fff;box-shadow:0 20px 60px rgba(0,0,0,.3)';
     backdrop.appendChild(frame);
     document.body.appendChild(backdrop);
     // As CloudPayments' widget: a declined card stays in the form (another card can be tried);
