@@ -64,11 +64,6 @@ export async function startSubscriptionPayment(app: FastifyInstance, viewer: Vie
         first_amount_kopecks: chargeNow,
         currency_provider: tariff.currency_provider,
         is_trial: trial,
-        paid_at: null,
-        cancelled_at: null,
-        period_end: null,
-        ended_at: null,
-        cp_subscription_id: null,
       })
       .returning(['id', 'user_id', 'status'])
       .executeTakeFirstOrThrow();
@@ -81,10 +76,6 @@ export async function startSubscriptionPayment(app: FastifyInstance, viewer: Vie
         kind: 'subscription',
         description,
         amount_kopecks: chargeNow,
-        transaction_id: null,
-        failure_reason: null,
-        paid_at: null,
-        refunded_at: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -126,14 +117,9 @@ export async function startPackagePayment(app: FastifyInstance, viewer: Viewer, 
     .values({
       user_id: viewer.id,
       tariff_id: tariff.id,
-      subscription_id: null,
       kind: 'package',
       description,
       amount_kopecks: tariff.amount_kopecks,
-      transaction_id: null,
-      failure_reason: null,
-      paid_at: null,
-      refunded_at: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

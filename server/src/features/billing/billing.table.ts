@@ -3,6 +3,8 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
+/** A nullable column an insert may leave out. */
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface TariffsTable {
   id: Generated<number>;
@@ -41,11 +43,11 @@ export interface SubscriptionsTable {
   first_amount_kopecks: number;
   currency_provider: WithDefault<string>;
   is_trial: WithDefault<boolean>;
-  paid_at: Date | null;
-  cancelled_at: Date | null;
-  period_end: Date | null;
-  ended_at: Date | null;
-  cp_subscription_id: string | null;
+  paid_at: Nullable<Date>;
+  cancelled_at: Nullable<Date>;
+  period_end: Nullable<Date>;
+  ended_at: Nullable<Date>;
+  cp_subscription_id: Nullable<string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -57,16 +59,16 @@ export interface InvoicesTable {
   id: Generated<number>;
   user_id: number;
   tariff_id: number;
-  subscription_id: number | null;
+  subscription_id: Nullable<number>;
   kind: 'subscription' | 'package';
   description: string;
   amount_kopecks: number;
   currency: WithDefault<string>;
   status: WithDefault<InvoiceStatus>;
-  transaction_id: number | null;
-  failure_reason: string | null;
-  paid_at: Date | null;
-  refunded_at: Date | null;
+  transaction_id: Nullable<number>;
+  failure_reason: Nullable<string>;
+  paid_at: Nullable<Date>;
+  refunded_at: Nullable<Date>;
   /** Refunded so far (partial refunds add up); the invoice is `refunded` once it reaches the amount. */
   refunded_kopecks: WithDefault<number>;
   created_at: CreatedAt;
@@ -83,8 +85,8 @@ export interface AutoChargesTable {
   amount_kopecks: number;
   currency_provider: WithDefault<string>;
   transaction_id: number;
-  failure_reason: string | null;
-  refunded_at: Date | null;
+  failure_reason: Nullable<string>;
+  refunded_at: Nullable<Date>;
   /** Refunded so far (partial refunds add up). */
   refunded_kopecks: WithDefault<number>;
   created_at: CreatedAt;
@@ -106,7 +108,7 @@ export interface PaymentNotificationsTable {
   id: Generated<number>;
   kind: string;
   idempotency_key: string;
-  transaction_id: number | null;
+  transaction_id: Nullable<number>;
   payload: ColumnType<Record<string, unknown>, string, never>;
   result_code: number;
   created_at: CreatedAt;

@@ -225,7 +225,7 @@ async function applyRenewal(app: FastifyInstance, tx: Tx, n: PaymentNotification
   const now = new Date();
   const charge = await tx
     .insertInto('auto_charges')
-    .values({ user_id: sub.user_id, subscription_id: sub.id, name: sub.name, success: true, amount_kopecks: amount, currency_provider: sub.currency_provider, transaction_id: n.TransactionId, failure_reason: null, refunded_at: null })
+    .values({ user_id: sub.user_id, subscription_id: sub.id, name: sub.name, success: true, amount_kopecks: amount, currency_provider: sub.currency_provider, transaction_id: n.TransactionId })
     .onConflict((oc) => oc.column('transaction_id').doNothing())
     .returning('id')
     .executeTakeFirst();
