@@ -21,7 +21,9 @@ export interface Runtime {
  */
 export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}): Promise<Runtime> {
   const config = loadConfig();
-  const log = pino({ level: config.logLevel });
+  // Readable lines for a person at a terminal; JSON lines everywhere else (containers, files).
+  const pretty = process.stdout.isTTY && config.env !== 'production';
+  const log = pino({ level: config.logLevel, ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}) });
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
