@@ -247,6 +247,24 @@ describe('Refund', () => {
     expect((await invoiceStatus(invoice.payment_id)).status).toBe('paid');
   });
 
+  it('a Cancel of a payment takes back what it granted, once, as a full refund does', async () => {
+    const user = await newUser(t.db);
+    await subscribe(t.app, user, catalog.monthly);
+    const invoice = await startPayment(t.app, user, catalog.wordsPack);
+    const pay = payFields(invoice, user);
+    expect((await notify(t.app, 'pay', pay)).code).toBe(0);
+    expect((await walletState(t.db, user.id)).balance.words).toBe(1_000_000 + 100_000);
+    // CloudPayments' Cancel names the cancelled payment by its own TransactionId.
+    const cancel = { TransactionId: pay.TransactionId, Amount: '290.00', AccountId: String(user.id), InvoiceId: String(invoice.payment_id) };
+    expect((await notify(t.app, 'cancel', cancel)).code).toBe(0);
+    expect((await notify(t.app, 'cancel', cancel)).code).toBe(0);
+    const wallet = await walletState(t.db, user.id);
+    expect(wallet.balance).toEqual({ words: 1_000_000, media: 3_000 });
+    expect(wallet.sums).toEqual(wallet.balance);
+    expect((await invoiceStatus(invoice.payment_id)).status).toBe('refunded');
+    expect((await subscriptionOf(user.id)).status).toBe('active');
+  });
+
   it('a refunded renewal takes back that period’s tokens', async () => {
     const user = await newUser(t.db);
     const { cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
