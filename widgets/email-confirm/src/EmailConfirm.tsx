@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type MouseEvent, type SyntheticEvent } from 'react';
 import { ACCOUNT_TEXTS, ConfirmEmailBodySchema, type WidgetProps } from '@app/contracts';
-import { Alert, ApiError, Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, navigate } from '@app/kit';
+import { Alert, ApiError, Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, navigate, useInertBackground } from '@app/kit';
 import { emailConfirmApi, type EmailConfirmApi } from './api.ts';
 import { useCountdown } from './use-countdown.ts';
-import { useInertBackground } from './use-inert-background.ts';
 
 /** How long «Почта подтверждена» stays before the page reloads without the overlay. */
 export const CONFIRMED_PAUSE_MS = 1500;

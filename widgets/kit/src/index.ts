@@ -11,3 +11,4 @@ export * from './LoadError.tsx';
 export * from './money.ts';
 export * from './form-errors.ts';
 export * from './balances.ts';
+export * from './use-inert-background.ts';

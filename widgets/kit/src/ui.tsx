@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useInertBackground } from './use-inert-background.ts';
 
 export function Spinner({ label = 'Загрузка' }: { label?: string }) {
   return <span className="spinner" role="status" aria-label={label} />;
@@ -98,24 +99,32 @@ export function Card({ children, className = '', title }: { children: ReactNode;
   );
 }
 
-/** A modal window: focus moves in, Escape closes, the page behind is inert. */
+/** A modal window: focus moves in and comes back after, Escape closes, the page behind is inert. */
 export function Modal({ title, children, onClose, footer }: { title: string; children?: ReactNode; onClose: () => void; footer: ReactNode }) {
   const titleId = useId();
+  const backdrop = useRef<HTMLDivElement>(null);
   const ref = useRef<HTMLDivElement>(null);
+  // The latest onClose, so a parent's re-render (a new arrow function) does not move the focus again.
+  const close = useRef(onClose);
+  useEffect(() => {
+    close.current = onClose;
+  }, [onClose]);
+  // Before the focus effect: its cleanup must run once the page is no longer inert, or focus cannot return.
+  useInertBackground(backdrop);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('button, [href], input')?.focus();
+    ref.current?.querySelector<HTMLElement>('button:not(:disabled), [href], input')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key === 'Escape') close.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       previous?.focus();
     };
-  }, [onClose]);
+  }, []);
   return (
-    <div className="modal-backdrop" onClick={onClose}>
+    <div className="modal-backdrop" ref={backdrop} onClick={onClose}>
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} onClick={(e) => e.stopPropagation()}>
         <h2 className="modal__title" id={titleId}>
           {title}
