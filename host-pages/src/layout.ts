@@ -47,10 +47,10 @@ const NAV = [
   { href: '/dashboard/user/orders', label: 'Заказы' },
 ];
 
+const guestHeader = () => html`<header class="site-header site-header--guest"><a class="brand" href="/">${raw(LOGO)}<span>Нейростудия</span></a></header>`;
+
 function header(ctx: PageContext, current: string | undefined): RawHtml {
-  if (!ctx.viewer) {
-    return html`<header class="site-header site-header--guest"><a class="brand" href="/">${raw(LOGO)}<span>Нейростудия</span></a></header>`;
-  }
+  if (!ctx.viewer) return guestHeader();
   return html`<header class="site-header">
   <a class="brand" href="/dashboard">${raw(LOGO)}<span>Нейростудия</span></a>
   <nav class="site-nav" aria-label="Основное меню">${NAV.map(
@@ -94,6 +94,6 @@ export function renderErrorDocument(status: number): string {
   const text = status === 404 ? 'Такой страницы нет. Проверьте адрес или вернитесь на главную.' : 'Что-то пошло не так. Попробуйте обновить страницу чуть позже.';
   return html`<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
-<link rel="stylesheet" href="/assets/loader.css"></head>
-<body class="layout-auth"><main class="page page--auth"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="/">На главную</a></div></main></body></html>`.value;
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
+<body class="layout-auth">${guestHeader()}<main class="page page--auth"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="/">На главную</a></div></main></body></html>`.value;
 }

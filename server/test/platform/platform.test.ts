@@ -228,6 +228,9 @@ describe('unknown addresses and bad requests', () => {
     expect(res.body).toContain('<html lang="ru">');
     expect(res.body).toContain('Страница не найдена');
     expect(res.body).not.toContain('<script>');
+    // Dressed like the other pages: the site's icon and the brand leading home.
+    expect(res.body).toContain('<link rel="icon" href="/assets/favicon.svg"');
+    expect(res.body).toMatch(/<a class="brand" href="\/">/);
   });
 
   it('a huge body answers 413 in the envelope', async () => {
