@@ -96,6 +96,8 @@ export const UserSubscriptionStatusSchema = z.object({
   status: z.boolean(),
   subscription: z.object({ name: z.string() }).nullable(),
   days_left: z.number().int().min(0),
+  /** The last renewal charge failed: the plan stays on while CloudPayments retries it. */
+  past_due: z.boolean(),
 });
 export type UserSubscriptionStatus = z.infer<typeof UserSubscriptionStatusSchema>;
 

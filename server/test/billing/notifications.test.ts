@@ -183,10 +183,11 @@ describe('Fail', () => {
     expect(charges.data.json).toMatchObject({ last_page: 1, data: [{ status: false, amount: 2490 }] });
     expect((await subscriptionOf(user.id)).status).toBe('past_due');
     const status = await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token });
-    expect((status.data.json as { status: boolean }).status).toBe(true);
+    expect(status.data.json).toMatchObject({ status: true, past_due: true });
     // The next successful charge brings it back.
     await notify(t.app, 'pay', { ...fields, TransactionId: nextTransactionId(), Reason: undefined, ReasonCode: undefined });
     expect((await subscriptionOf(user.id)).status).toBe('active');
+    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token })).data.json).toMatchObject({ status: true, past_due: false });
   });
 });
 

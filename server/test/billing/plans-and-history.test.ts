@@ -120,7 +120,7 @@ describe('history (one record per page)', () => {
 describe('dashboard status and expiry', () => {
   it('without a plan: status false, days_left 0', async () => {
     const user = await newUser(t.db);
-    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0 });
+    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0, past_due: false });
   });
 
   it('a cancelled plan expires at its end; a renewing one waits out the grace for a late charge', async () => {
@@ -135,7 +135,7 @@ describe('dashboard status and expiry', () => {
     const statusOf = async (userId: number) => (await t.db.selectFrom('subscriptions').select('status').where('user_id', '=', userId).executeTakeFirstOrThrow()).status;
     expect(await statusOf(cancelled.id)).toBe('expired');
     expect(await statusOf(renewing.id)).toBe('active');
-    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toMatchObject({ status: true, days_left: 0 });
+    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toMatchObject({ status: true, days_left: 0, past_due: false });
     // The late renewal arrives: a new period from the old end.
     await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(renewing.id), SubscriptionId: cpSubscriptionId });
     const renewed = await t.db.selectFrom('subscriptions').select(['status', 'period_end']).where('user_id', '=', renewing.id).executeTakeFirstOrThrow();
@@ -145,7 +145,7 @@ describe('dashboard status and expiry', () => {
     await t.db.updateTable('subscriptions').set({ period_end: new Date(Date.now() - 49 * 3_600_000) }).where('user_id', '=', renewing.id).execute();
     await expireSubscriptions(t.app);
     expect(await statusOf(renewing.id)).toBe('expired');
-    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0 });
+    expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0, past_due: false });
     const log = await t.db.selectFrom('subscription_log').select('cause').where('user_id', '=', renewing.id).orderBy('id').execute();
     expect(log.map((l) => l.cause)).toEqual(['invoice_created', 'paid', 'renewed', 'period_ended']);
   });

@@ -29,7 +29,7 @@ describe('subscription with a trial', () => {
     const after = await call(t.app, { url: '/api/new/subscribe/check', token: user.token });
     expect(after.data.json).toMatchObject({ subscriptions: catalog.trial.id, first: false, card: '•••• 4242', cancelled: false });
     const status = await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token });
-    expect(status.data.json).toEqual({ status: true, subscription: { name: 'Старт' }, days_left: 3 });
+    expect(status.data.json).toEqual({ status: true, subscription: { name: 'Старт' }, days_left: 3, past_due: false });
     const me = await call(t.app, { url: '/api/new/user', token: user.token });
     expect((me.data.json as { balances: unknown }).balances).toEqual({ words: 100_000, media: 30 });
     const wallet = await walletState(t.db, user.id);

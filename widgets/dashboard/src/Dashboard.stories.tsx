@@ -11,7 +11,7 @@ const cards: DashboardCard[] = [
 ];
 const data = (over: Partial<DashboardData> = {}): { status: 'ready'; data: DashboardData } => ({
   status: 'ready',
-  data: { subscription: { status: true, subscription: { name: 'Стандарт' }, days_left: 12 }, balances: { words: 48250, media: 12.5 }, cards, ...over },
+  data: { subscription: { status: true, subscription: { name: 'Стандарт' }, days_left: 12, past_due: false }, balances: { words: 48250, media: 12.5 }, cards, ...over },
 });
 
 const meta = {
@@ -24,9 +24,10 @@ type Story = StoryObj<typeof meta>;
 
 export const Loading: Story = { args: { state: { status: 'loading' } } };
 export const ActiveSubscription: Story = {};
-export const RenewsToday: Story = { args: { state: data({ subscription: { status: true, subscription: { name: 'Премиум' }, days_left: 0 } }) } };
-export const CancelledStillActive: Story = { args: { state: data({ subscription: { status: false, subscription: { name: 'Стандарт' }, days_left: 3 } }) } };
-export const NoSubscription: Story = { args: { state: data({ subscription: { status: false, subscription: null, days_left: 0 }, balances: { words: 0, media: 0 } }) } };
-export const WelcomeGiftBalance: Story = { args: { state: data({ subscription: { status: false, subscription: null, days_left: 0 }, balances: { words: 10000, media: 3 } }) } };
+export const RenewsToday: Story = { args: { state: data({ subscription: { status: true, subscription: { name: 'Премиум' }, days_left: 0, past_due: false } }) } };
+export const RenewalFailed: Story = { args: { state: data({ subscription: { status: true, subscription: { name: 'Стандарт' }, days_left: 0, past_due: true } }) } };
+export const CancelledStillActive: Story = { args: { state: data({ subscription: { status: false, subscription: { name: 'Стандарт' }, days_left: 3, past_due: false } }) } };
+export const NoSubscription: Story = { args: { state: data({ subscription: { status: false, subscription: null, days_left: 0, past_due: false }, balances: { words: 0, media: 0 } }) } };
+export const WelcomeGiftBalance: Story = { args: { state: data({ subscription: { status: false, subscription: null, days_left: 0, past_due: false }, balances: { words: 10000, media: 3 } }) } };
 export const NoNews: Story = { args: { state: data({ cards: [] }) } };
 export const LoadFailed: Story = { args: { state: { status: 'error', message: 'Войдите в аккаунт, чтобы продолжить' } } };

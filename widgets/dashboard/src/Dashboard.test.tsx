@@ -23,7 +23,7 @@ const subscriptionCard = () => section('Подписка');
 
 describe('Dashboard', () => {
   it('with an active subscription shows the plan name and days until auto-renewal', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 12 })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 12, past_due: false })} />);
     const block = await subscriptionCard();
     expect(block.getByText('Стандарт')).toBeInTheDocument();
     expect(block.getByText('Автопродление через 12 дней')).toBeInTheDocument();
@@ -35,12 +35,20 @@ describe('Dashboard', () => {
     [3, 'Автопродление через 3 дня'],
     [21, 'Автопродление через 21 день'],
   ])('uses the Russian plural for %i days', async (daysLeft, text) => {
-    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: daysLeft })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: daysLeft, past_due: false })} />);
     expect((await subscriptionCard()).getByText(text)).toBeInTheDocument();
   });
 
+  it('says the renewal charge failed instead of when it renews', async () => {
+    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 0, past_due: true })} />);
+    const block = await subscriptionCard();
+    expect(block.getByText('Стандарт')).toBeInTheDocument();
+    expect(block.getByText('Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.')).toBeInTheDocument();
+    expect(block.queryByText(/Автопродление/)).not.toBeInTheDocument();
+  });
+
   it('without a subscription and days_left 0 says to buy one', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0 })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0, past_due: false })} />);
     const block = await subscriptionCard();
     expect(block.getByText('Нет активной подписки')).toBeInTheDocument();
     expect(block.getByText('Купите подписку, чтобы каждый месяц получать слова и медиа токены.')).toBeInTheDocument();
@@ -49,7 +57,7 @@ describe('Dashboard', () => {
   });
 
   it('without a subscription and days_left above 0 shows the days until the end', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: { name: 'Стандарт' }, days_left: 5 })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: { name: 'Стандарт' }, days_left: 5, past_due: false })} />);
     const block = await subscriptionCard();
     expect(block.getByText('Подписка отменена')).toBeInTheDocument();
     expect(block.getByText('Стандарт')).toBeInTheDocument();
@@ -59,7 +67,7 @@ describe('Dashboard', () => {
   });
 
   it('shows words as whole numbers and media tokens with one decimal, with icons', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0 }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 48250, media: 12.5 } }) })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0, past_due: false }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 48250, media: 12.5 } }) })} />);
     const balance = await section('Баланс');
     expect(balance.getByText('48 250')).toBeInTheDocument();
     expect(balance.getByText('12,5')).toBeInTheDocument();
@@ -69,7 +77,7 @@ describe('Dashboard', () => {
   });
 
   it('takes the balances another widget of the page announces (the welcome gift)', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0 }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 0, media: 0 } }) })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0, past_due: false }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 0, media: 0 } }) })} />);
     const balance = await section('Баланс');
     expect(balance.getByText('0,0')).toBeInTheDocument();
     act(() => announceBalances({ words: 10000, media: 3 }));
@@ -78,7 +86,7 @@ describe('Dashboard', () => {
   });
 
   it('shows whole media token amounts with one decimal too', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0 })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0, past_due: false })} />);
     expect(await screen.findByText('3,0')).toBeInTheDocument();
     expect(screen.getByText('10 000')).toBeInTheDocument();
   });
@@ -89,7 +97,7 @@ describe('Dashboard', () => {
       { id: 2, link: 'https://t.me/channel', icon: '/img/tg.png', name: 'Канал', description: 'Новости' },
       { id: 3, link: 'javascript:alert(1)', icon: '<img src=x onerror=alert(1)>', name: 'Странная', description: 'Ссылка' },
     ];
-    const { container } = render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 1 }, { cards: vi.fn().mockResolvedValue(cards) })} />);
+    const { container } = render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 1, past_due: false }, { cards: vi.fn().mockResolvedValue(cards) })} />);
     expect(await screen.findByRole('link', { name: /Картинки/ })).toHaveAttribute('href', '/ai-products');
     const external = screen.getByRole('link', { name: /Канал/ });
     expect(external).toHaveAttribute('target', '_blank');
@@ -101,13 +109,13 @@ describe('Dashboard', () => {
   });
 
   it('shows an empty state without news', async () => {
-    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 1 }, { cards: vi.fn().mockResolvedValue([]) })} />);
+    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: { name: 'Стандарт' }, days_left: 1, past_due: false }, { cards: vi.fn().mockResolvedValue([]) })} />);
     expect(await screen.findByText('Новостей пока нет')).toBeInTheDocument();
   });
 
   it('shows a loading skeleton, then a load error with retry', async () => {
-    const subscriptionStatus = vi.fn().mockRejectedValueOnce(new ApiError(401, 'UNAUTHENTICATED', 'Войдите в аккаунт, чтобы продолжить')).mockResolvedValueOnce({ status: true, subscription: { name: 'Стандарт' }, days_left: 2 });
-    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: null, days_left: 0 }, { subscriptionStatus })} />);
+    const subscriptionStatus = vi.fn().mockRejectedValueOnce(new ApiError(401, 'UNAUTHENTICATED', 'Войдите в аккаунт, чтобы продолжить')).mockResolvedValueOnce({ status: true, subscription: { name: 'Стандарт' }, days_left: 2, past_due: false });
+    render(<Dashboard {...props} api={fakeApi({ status: true, subscription: null, days_left: 0, past_due: false }, { subscriptionStatus })} />);
     expect(screen.getAllByLabelText('Загрузка').length).toBeGreaterThan(0);
     expect(await screen.findByRole('alert')).toHaveTextContent('Войдите в аккаунт, чтобы продолжить');
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));

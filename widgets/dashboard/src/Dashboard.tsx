@@ -19,6 +19,9 @@ export interface DashboardViewProps {
 const DAYS = ['день', 'дня', 'дней'] as const;
 export const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
 
+/** Said instead of the days to renewal while the last renewal charge has failed. */
+export const PAST_DUE_NOTE = 'Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.';
+
 /** Subscription block (seed §4): the plan and days to renewal, or no subscription with what to do. */
 export function SubscriptionSummary({ subscription, paymentUrl }: { subscription: UserSubscriptionStatus; paymentUrl: string }) {
   const name = subscription.subscription?.name;
@@ -27,7 +30,11 @@ export function SubscriptionSummary({ subscription, paymentUrl }: { subscription
       <div className="dashboard-sub dashboard-sub--active">
         <p className="dashboard-sub__label">Ваш тариф</p>
         <p className="dashboard-sub__name">{name ?? 'Подписка активна'}</p>
-        <p className="dashboard-sub__note">{subscription.days_left > 0 ? `Автопродление через ${days(subscription.days_left)}` : 'Автопродление сегодня'}</p>
+        {subscription.past_due ? (
+          <p className="dashboard-sub__note dashboard-sub__note--warning">{PAST_DUE_NOTE}</p>
+        ) : (
+          <p className="dashboard-sub__note">{subscription.days_left > 0 ? `Автопродление через ${days(subscription.days_left)}` : 'Автопродление сегодня'}</p>
+        )}
         <a className="btn btn-secondary" href={paymentUrl}>
           Сменить тариф
         </a>

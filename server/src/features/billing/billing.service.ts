@@ -27,14 +27,15 @@ export async function subscribeCheck(app: FastifyInstance, userId: number): Prom
   };
 }
 
-/** Dashboard status (seed §4): renewing → true with days to renewal; cancelled → false with days to the end. */
+/** Dashboard status (seed §4): renewing → true with days to renewal (and whether its last charge failed); cancelled → false with days to the end. */
 export async function subscriptionStatus(app: FastifyInstance, userId: number): Promise<UserSubscriptionStatus> {
   const current = await currentSubscription(app.db, userId);
-  if (!current) return { status: false, subscription: null, days_left: 0 };
+  if (!current) return { status: false, subscription: null, days_left: 0, past_due: false };
   return {
     status: current.status === 'active' || current.status === 'past_due',
     subscription: { name: current.name },
     days_left: daysLeft(current.period_end),
+    past_due: current.status === 'past_due',
   };
 }
 
