@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { useInertBackground } from './use-inert-background.ts';
 
 export function Spinner({ label = 'Загрузка' }: { label?: string }) {
@@ -136,11 +136,36 @@ export function Modal({ title, children, onClose, footer }: { title: string; chi
   );
 }
 
+/** Tabs as WAI-ARIA describes them: only the selected tab is in the Tab order; arrows, Home and End move between tabs. */
 export function Tabs<T extends string>({ tabs, current, onChange, label }: { tabs: readonly { id: T; label: string }[]; current: T; onChange: (id: T) => void; label: string }) {
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const index = tabs.findIndex((tab) => tab.id === current);
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
+    const move = moves[e.key];
+    if (move === undefined) return;
+    e.preventDefault();
+    const next = (move + tabs.length) % tabs.length;
+    const tab = tabs[next];
+    if (!tab) return;
+    onChange(tab.id);
+    buttons.current[next]?.focus();
+  };
   return (
-    <div className="tabs" role="tablist" aria-label={label}>
-      {tabs.map((tab) => (
-        <button key={tab.id} type="button" role="tab" className="tabs__tab" aria-selected={tab.id === current} onClick={() => onChange(tab.id)}>
+    <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+      {tabs.map((tab, i) => (
+        <button
+          key={tab.id}
+          ref={(el) => {
+            buttons.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          className="tabs__tab"
+          aria-selected={tab.id === current}
+          tabIndex={tab.id === current ? 0 : -1}
+          onClick={() => onChange(tab.id)}
+        >
           {tab.label}
         </button>
       ))}
