@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { useInertBackground } from './use-inert-background.ts';
 
 export function Spinner({ label = 'Загрузка' }: { label?: string }) {
@@ -139,7 +139,7 @@ export function Modal({ title, children, onClose, footer }: { title: string; chi
 /** Tabs as WAI-ARIA describes them: only the selected tab is in the Tab order; arrows, Home and End move between tabs. */
 export function Tabs<T extends string>({ tabs, current, onChange, label }: { tabs: readonly { id: T; label: string }[]; current: T; onChange: (id: T) => void; label: string }) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
     const index = tabs.findIndex((tab) => tab.id === current);
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
     const move = moves[e.key];
