@@ -122,13 +122,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** As root, Postgres runs as `postgres`: DATA_DIR and every folder above it must let that user in. */
 function assertTraversable(dir: string): void {
-  let current = path.resolve(dir);
-  while (current !== path.dirname(current)) {
-    current = path.dirname(current);
-    const mode = fs.statSync(current).mode;
-    if ((mode & 0o001) === 0) {
-      throw new Error(`DATA_DIR ${dir} is inside ${current}, which the postgres user cannot enter (running as root). Choose a DATA_DIR outside it, or set DATABASE_URL.`);
+  const dataDir = path.resolve(dir);
+  for (let current = dataDir; ; current = path.dirname(current)) {
+    if ((fs.statSync(current).mode & 0o001) === 0) {
+      const problem = current === dataDir ? `DATA_DIR ${dir} cannot be entered by the postgres user` : `DATA_DIR ${dir} is inside ${current}, which the postgres user cannot enter`;
+      throw new Error(`${problem} (running as root). Let it in (chmod o+x), choose another DATA_DIR, or set DATABASE_URL.`);
     }
+    if (current === path.dirname(current)) return;
   }
 }
