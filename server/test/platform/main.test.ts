@@ -34,8 +34,8 @@ describe('npm start without configuration (server/src/main.ts)', () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     let output = '';
-    proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
 
     const baseUrl = await new Promise<string>((resolve, reject) => {
