@@ -1,4 +1,4 @@
-import { z } from '@app/contracts';
+import { CpSubscriptionStatusSchema, z } from '@app/contracts';
 
 /** Form-encoded fields arrive as strings; empty means absent. */
 const opt = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : String(v))));
@@ -30,7 +30,7 @@ export type PaymentNotification = z.infer<typeof PaymentNotificationSchema>;
 export const RecurrentNotificationSchema = z.object({
   Id: z.string().min(1).max(100),
   AccountId: z.union([z.string(), z.number()]).transform(String),
-  Status: z.enum(['Active', 'PastDue', 'Cancelled', 'Rejected', 'Expired']),
+  Status: CpSubscriptionStatusSchema,
   Amount: z.union([z.string(), z.number()]).transform(String),
   SuccessfulTransactionsNumber: z.coerce.number().int().min(0).default(0),
   FailedTransactionsNumber: z.coerce.number().int().min(0).default(0),
