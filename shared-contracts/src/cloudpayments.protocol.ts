@@ -69,5 +69,12 @@ export const TEST_CARDS = {
   declined: '4012888888881881',
 } as const;
 
+/** The test cards with what each does, as the sandbox's pages list them. */
+export const TEST_CARD_LIST: readonly { number: string; label: string }[] = [
+  { number: TEST_CARDS.success, label: 'успешная оплата' },
+  { number: TEST_CARDS.declined, label: 'отказ: недостаточно средств' },
+  { number: TEST_CARDS.successThenDecline, label: 'успешно, но следующие автосписания не пройдут' },
+];
+
 /** Subscription statuses of CloudPayments' API. */
 export const CpSubscriptionStatusSchema = z.enum(['Active', 'PastDue', 'Cancelled', 'Rejected', 'Expired']);

@@ -1,5 +1,5 @@
 import { useId, useState, type SyntheticEvent } from 'react';
-import { SandboxChargeBodySchema, TEST_CARDS, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts';
+import { SandboxChargeBodySchema, TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts';
 import { ApiError, Alert, Button, ErrorList, Field, formatRub } from '@app/kit';
 import { sandboxCheckoutApi, type SandboxCheckoutApi } from './api.ts';
 import { postCheckoutMessage } from './frame.ts';
@@ -10,13 +10,6 @@ type Errors = Partial<Record<keyof CardValues, string[]>>;
 export type CheckoutResult = { status: 'success' } | { status: 'declined'; reason: string } | null;
 
 export const SANDBOX_LABEL = 'Тестовая оплата — деньги не списываются';
-
-/** Test cards the sandbox honours, as CloudPayments' test mode does. */
-export const TEST_CARD_LIST: readonly { number: string; label: string }[] = [
-  { number: TEST_CARDS.success, label: 'успешная оплата' },
-  { number: TEST_CARDS.declined, label: 'отказ: недостаточно средств' },
-  { number: TEST_CARDS.successThenDecline, label: 'успешно, но следующие автосписания не пройдут' },
-];
 
 /** `4242424242424242` → `4242 4242 4242 4242` (digits only, at most 16). */
 export const formatCardNumber = (value: string) =>

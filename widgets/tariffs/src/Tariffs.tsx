@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { BILLING_TEXTS, TEST_CARDS, type PaymentStart, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts';
+import { BILLING_TEXTS, TEST_CARD_LIST, type PaymentStart, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts';
 import { Alert, Button, EmptyState, LoadError, MediaIcon, Modal, Skeleton, Spinner, WordsIcon, formatAmount, formatDate, formatMedia, formatWords, plural, serverMessage, useLoad, type LoadState } from '@app/kit';
 import { tariffsApi, type TariffsApi } from './api.ts';
 import { cloudPaymentsWidget, type PaymentWidget } from './payment-widget.ts';
@@ -51,14 +51,8 @@ export interface TariffsViewProps {
   onRetry: () => void;
 }
 
+/** `4242424242424242` → `4242 4242 4242 4242`. */
 const groups = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
-
-/** Cards of the sandbox (and CloudPayments' test mode) worth trying. */
-export const SANDBOX_CARDS = [
-  { number: groups(TEST_CARDS.success), label: 'успешная оплата' },
-  { number: groups(TEST_CARDS.declined), label: 'отказ: недостаточно средств' },
-  { number: groups(TEST_CARDS.successThenDecline), label: 'успешно, но следующие автосписания не пройдут' },
-] as const;
 
 function SandboxNote() {
   return (
@@ -66,9 +60,9 @@ function SandboxNote() {
       <p className="tariffs__sandbox-title">Тестовый режим оплаты</p>
       <p>Деньги не списываются. Оплачивайте тестовыми картами (срок — любой будущий, CVV — любой):</p>
       <ul>
-        {SANDBOX_CARDS.map((card) => (
+        {TEST_CARD_LIST.map((card) => (
           <li key={card.number}>
-            <code>{card.number}</code> — {card.label}
+            <code>{groups(card.number)}</code> — {card.label}
           </li>
         ))}
       </ul>
