@@ -206,6 +206,8 @@ describe('welcome gift with the Telegram Bot API', () => {
     bot.respond((req) => (req.path.endsWith('/getUpdates') ? { status: 200, body: { ok: true, result: [startUpdate(`/start ${code}`, 31337)] } } : { status: 200, body: { ok: true, result: true } }));
     try {
       expect(await pollTelegram(t.app)).toBe(1);
+      // Bot API: allowed_updates is an array of update types.
+      expect(bot.requests.find((r) => r.path.endsWith('/getUpdates'))?.body).toMatchObject({ offset: expect.any(Number), allowed_updates: ['message'] });
     } finally {
       bot.reset();
     }

@@ -36,7 +36,7 @@ export class HttpTelegramClient implements TelegramClient {
     private readonly timeoutMs = 8000,
   ) {}
 
-  private async callApi<T>(method: string, params: Record<string, string | number>): Promise<BotReply<T>> {
+  private async callApi<T>(method: string, params: Record<string, string | number | readonly string[]>): Promise<BotReply<T>> {
     try {
       const res = await fetch(`${this.apiUrl}/bot${this.token}/${method}`, {
         method: 'POST',
@@ -59,7 +59,7 @@ export class HttpTelegramClient implements TelegramClient {
   }
 
   async getUpdates(offset: number): Promise<TelegramUpdate[]> {
-    const reply = await this.callApi<TelegramUpdate[]>('getUpdates', { offset, timeout: 0, allowed_updates: 'message' });
+    const reply = await this.callApi<TelegramUpdate[]>('getUpdates', { offset, timeout: 0, allowed_updates: ['message'] });
     if (!reply.ok) throw new AppError('TELEGRAM_UNAVAILABLE');
     return reply.result ?? [];
   }
