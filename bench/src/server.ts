@@ -40,6 +40,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
   try {
     const config = loadConfig({
       NODE_ENV: 'production',
+      ALLOW_SANDBOX: 'true',
       LOG_LEVEL: 'silent',
       DATABASE_URL: url,
       DATA_DIR: dataDir,

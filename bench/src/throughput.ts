@@ -90,7 +90,7 @@ export async function measureThroughput(): Promise<ThroughputReport> {
     await grantAll(many, 1_000_000);
     rates.push(await measure('hold + settle, 200 wallets', 2_000, POOL, (i) => holdSettle(many[i % many.length] ?? hot, `many-${String(i)}`)));
 
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), RUN_WORKERS: 'false' });
+    const config = loadConfig({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true', LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), RUN_WORKERS: 'false' });
     const app = await buildApp({ config, db, databaseUrl: url, secrets: resolveSecrets(config) });
     await app.ready();
     try {

@@ -70,9 +70,11 @@ function cspDirectives(config: Config): Record<string, string[]> {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...paymentOrigins, ...devOrigins],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
-    fontSrc: ["'self'"],
+    // CloudPayments' widget script styles its overlay with inline styles and loads its own fonts
+    // and images; scripts stay limited to the listed origins.
+    styleSrc: ["'self'", ...(paymentOrigins.length ? ["'unsafe-inline'", ...paymentOrigins] : [])],
+    imgSrc: ["'self'", 'data:', 'blob:', ...paymentOrigins],
+    fontSrc: ["'self'", ...paymentOrigins],
     connectSrc: ["'self'", ...paymentOrigins, ...devOrigins, ...devSockets],
     frameSrc: ["'self'", ...paymentOrigins],
     frameAncestors: ["'self'"],

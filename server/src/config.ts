@@ -63,6 +63,10 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool(false),
     RUN_WORKERS: bool(true),
+    ALLOW_SANDBOX: z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
@@ -84,6 +88,14 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (Boolean(env.CLOUDPAYMENTS_PUBLIC_ID) !== Boolean(env.CLOUDPAYMENTS_API_SECRET)) {
       ctx.addIssue({ code: 'custom', path: ['CLOUDPAYMENTS_API_SECRET'], message: 'set both CLOUDPAYMENTS_PUBLIC_ID and CLOUDPAYMENTS_API_SECRET, or neither (sandbox)' });
+    }
+    // In production a sandbox hands out tokens for test cards: only when asked for (a demo).
+    const sandboxAllowed = env.ALLOW_SANDBOX ?? env.NODE_ENV !== 'production';
+    if (!sandboxAllowed && !env.CLOUDPAYMENTS_PUBLIC_ID) {
+      ctx.addIssue({ code: 'custom', path: ['CLOUDPAYMENTS_PUBLIC_ID'], message: 'is required in production (or set ALLOW_SANDBOX=true for a demo with the payment sandbox)' });
+    }
+    if (!sandboxAllowed && !env.TELEGRAM_BOT_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['TELEGRAM_BOT_TOKEN'], message: 'is required in production (or set ALLOW_SANDBOX=true for a demo with the Telegram sandbox)' });
     }
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });

@@ -91,3 +91,20 @@ describe('DELETE /api/new/subscribe/ with CloudPayments', () => {
     expect((await t.app.inject({ method: 'GET', url: '/sandbox/cloudpayments.js' })).statusCode).toBe(404);
   });
 });
+
+describe('pages with real CloudPayments keys', () => {
+  it('the CSP lets CloudPayments’ widget script, frame and styles in, and nothing else new', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/login' });
+    const csp = new Map(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name ?? '', sources]),
+    );
+    expect(csp.get('script-src')).toEqual(["'self'", 'https://widget.cloudpayments.ru', 'https://*.cloudpayments.ru']);
+    expect(csp.get('frame-src')).toContain('https://widget.cloudpayments.ru');
+    expect(csp.get('style-src')).toContain("'unsafe-inline'");
+    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+  });
+});

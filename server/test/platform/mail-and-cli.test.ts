@@ -239,8 +239,23 @@ describe('loadConfig', () => {
   });
 
   it('needs APP_SECRET in production', () => {
-    expect(fails({ NODE_ENV: 'production' })).toMatch(/^ {2}APP_SECRET: /m);
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) }).env).toBe('production');
+    expect(fails({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true' })).toMatch(/^ {2}APP_SECRET: /m);
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32), ALLOW_SANDBOX: 'true' }).env).toBe('production');
+  });
+
+  it('refuses the payment and Telegram sandboxes in production unless ALLOW_SANDBOX=true', () => {
+    const secret = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) };
+    const message = fails(secret);
+    expect(message).toMatch(/^ {2}CLOUDPAYMENTS_PUBLIC_ID: .*ALLOW_SANDBOX/m);
+    expect(message).toMatch(/^ {2}TELEGRAM_BOT_TOKEN: .*ALLOW_SANDBOX/m);
+    expect(fails({ ...secret, ALLOW_SANDBOX: 'false' })).toContain('CLOUDPAYMENTS_PUBLIC_ID');
+    const real = loadConfig({ ...secret, CLOUDPAYMENTS_PUBLIC_ID: 'pk_live', CLOUDPAYMENTS_API_SECRET: 's', TELEGRAM_BOT_TOKEN: '1:x' });
+    expect(real.cloudpayments.sandbox).toBe(false);
+    expect(real.telegram.sandbox).toBe(false);
+    const demo = loadConfig({ ...secret, ALLOW_SANDBOX: 'true' });
+    expect(demo.cloudpayments.sandbox).toBe(true);
+    // Development keeps the sandboxes by default.
+    expect(loadConfig({}).cloudpayments.sandbox).toBe(true);
   });
 
   it('names every wrong variable at once', () => {

@@ -100,7 +100,14 @@ describe('welcome gift in the sandbox (no bot token)', () => {
     const { bot_url } = await state(t, user);
     const start = new URL(bot_url, 'http://x').searchParams.get('start') ?? '';
     const noCsrf = await t.app.inject({ method: 'POST', url: '/sandbox/telegram', cookies: { session: user.cookie }, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `start=${start}&action=join` });
-    expect(noCsrf.statusCode).toBe(419);
+    // A plain form: the refusal comes back to the bot page as a message.
+    expect(noCsrf.statusCode).toBe(303);
+    expect(noCsrf.headers.location).toBe(`/sandbox/telegram?start=${start}&error=CSRF_MISMATCH`);
+    const page = await t.app.inject({ method: 'GET', url: noCsrf.headers.location, cookies: { session: user.cookie } });
+    expect(page.body).toContain('Страница устарела');
+    const guest = await t.app.inject({ method: 'POST', url: '/sandbox/telegram', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `start=${start}&action=join` });
+    expect(guest.statusCode).toBe(303);
+    expect(guest.headers.location).toMatch(/^\/login\?next=/);
     expect(await t.db.selectFrom('sandbox_telegram_members').select('telegram_id').where('telegram_id', '=', sandboxTelegramId(user.id)).execute()).toHaveLength(0);
   });
 

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { dashboardRoutes, z } from '@app/contracts';
+import { dashboardRoutes, ERROR_CODES, z, type ErrorCode } from '@app/contracts';
 import { html, renderErrorPage } from '@app/host-pages';
 import { AppError } from '../../lib/app-error.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 import { authorize, mountRoute } from '../../lib/routes.ts';
 import { issueCsrfCookie, XSRF_COOKIE } from '../accounts/csrf.ts';
 import { claimWelcomeGift, closeWelcome, handleTelegramUpdate, linkTelegram, sandboxTelegramId, welcomeState } from './welcome.service.ts';
+
+const SANDBOX_BOT_ERRORS: Record<string, string> = {
+  STALE_LINK: 'Ссылка устарела. Откройте бота заново со страницы «Главная».',
+  TAKEN: 'Этот Telegram-аккаунт уже привязан к другому аккаунту Нейростудии.',
+  CSRF_MISMATCH: 'Страница устарела. Откройте бота заново со страницы «Главная».',
+};
 
 const SandboxBotQuerySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const SandboxBotBodySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), action: z.enum(['open', 'join']) });
@@ -33,7 +39,8 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
     const query = SandboxBotQuerySchema.safeParse(req.query);
     if (!query.success) return renderErrorPage(reply, 404);
     const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, app.secrets.appSecret, app.config.publicUrl.startsWith('https://'));
-    const done = (req.query as Record<string, string | undefined>).done;
+    const { done, error } = req.query as Record<string, string | undefined>;
+    const errorText = error ? (SANDBOX_BOT_ERRORS[error] ?? (error in ERROR_CODES ? ERROR_CODES[error as ErrorCode].message : ERROR_CODES.BAD_REQUEST.message)) : null;
     return app.sendPage(req, reply, {
       access: 'user',
       layout: 'auth',
@@ -43,6 +50,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
         widgets: [],
         body: () => html`<section class="card sandbox-bot">
   <h1 class="card__title">Бот Нейростудии (песочница)</h1>
+  ${errorText ? html`<div class="alert alert-error" role="alert">${errorText}</div>` : ''}
   ${done === 'join'
     ? html`<div class="alert alert-success" role="status">Готово: аккаунт привязан и вы подписаны на канал ${telegram.channel}. Вернитесь на сайт и нажмите «Я подписался».</div>`
     : done === 'open'
@@ -60,22 +68,33 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
     });
   });
 
+  // A plain HTML form: failures come back to the bot page as a message, not as JSON.
   app.post('/sandbox/telegram', { schema: { hide: true } }, async (req, reply) => {
     if (!telegram.sandbox) return renderErrorPage(reply, 404);
-    authorize(req, { method: 'POST', path: '/sandbox/telegram', access: 'user', summary: '', tags: [], response: z.null() });
-    const viewer = req.viewer;
-    if (!viewer) throw new AppError('UNAUTHENTICATED');
-    const body = SandboxBotBodySchema.safeParse(req.body);
-    if (!body.success) throw new AppError('BAD_REQUEST');
-    const telegramId = sandboxTelegramId(viewer.id);
-    const linked = await linkTelegram(app, body.data.start, telegramId);
-    if (linked === 'unknown-code') {
-      const fresh = await app.db.selectFrom('users').select('telegram_id').where('id', '=', viewer.id).executeTakeFirstOrThrow();
-      if (fresh.telegram_id !== telegramId) throw new AppError('BAD_REQUEST', 'Ссылка устарела. Откройте бота заново с сайта');
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const start = typeof fields.start === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(fields.start) ? fields.start : '';
+    const back = (query: string) => reply.redirect(`/sandbox/telegram?start=${start}&${query}`, 303);
+    try {
+      authorize(req, { method: 'POST', path: '/sandbox/telegram', access: 'user', summary: '', tags: [], response: z.null() });
+      const viewer = req.viewer;
+      if (!viewer) throw new AppError('UNAUTHENTICATED');
+      const body = SandboxBotBodySchema.safeParse(fields);
+      if (!body.success) return await back('error=BAD_REQUEST');
+      const telegramId = sandboxTelegramId(viewer.id);
+      const linked = await linkTelegram(app, body.data.start, telegramId);
+      if (linked === 'unknown-code') {
+        const fresh = await app.db.selectFrom('users').select('telegram_id').where('id', '=', viewer.id).executeTakeFirstOrThrow();
+        if (fresh.telegram_id !== telegramId) return await back('error=STALE_LINK');
+      }
+      if (linked === 'taken') return await back('error=TAKEN');
+      if (body.data.action === 'join') {
+        await app.db.insertInto('sandbox_telegram_members').values({ telegram_id: telegramId }).onConflict((oc) => oc.column('telegram_id').doNothing()).execute();
+      }
+      return await back(`done=${body.data.action}`);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === 'UNAUTHENTICATED') return reply.redirect(`/login?next=${encodeURIComponent(`/sandbox/telegram?start=${start}`)}`, 303);
+      return back(`error=${err.code}`);
     }
-    if (body.data.action === 'join') {
-      await app.db.insertInto('sandbox_telegram_members').values({ telegram_id: telegramId }).onConflict((oc) => oc.column('telegram_id').doNothing()).execute();
-    }
-    return reply.redirect(`/sandbox/telegram?start=${body.data.start}&done=${body.data.action}`, 303);
   });
 }
