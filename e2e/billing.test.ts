@@ -81,7 +81,10 @@ async function payInCheckout(page: Page, card: string, amount: string): Promise<
 
 /** The balances as the dashboard shows them: words whole, media tokens with one decimal (seed §9). */
 async function dashboardBalances(page: Page): Promise<{ words: string; media: string }> {
-  const items = (await dashboardCard(page, 'Баланс').getByRole('listitem').allTextContents()).map(normalize);
+  // The dashboard mounts first and then loads its data: wait for the balances to be drawn.
+  const list = dashboardCard(page, 'Баланс').getByRole('listitem');
+  await list.first().waitFor();
+  const items = (await list.allTextContents()).map(normalize);
   const words = items.map((t) => /^([\d ]+?) ?(?:слово|слова|слов)$/.exec(t)?.[1]).find(Boolean);
   const media = items.map((t) => /^([\d ]+,\d) ?медиа токена$/.exec(t)?.[1]).find(Boolean);
   if (!words || !media) throw new Error(`no balances in ${JSON.stringify(items)}`);
