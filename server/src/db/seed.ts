@@ -70,14 +70,19 @@ export const SEED_CARDS = [
   { name: 'История генераций', description: 'Все ваши изображения и видео в одном месте.', icon: '/assets/icons/history.svg', link: '/ai-history', sort: 40 },
 ] as const;
 
+/** Inserts the seed's plans and packages, in order; answers their rows. */
+export const insertSeedTariffs = (db: Db) =>
+  db
+    .insertInto('tariffs')
+    .values(SEED_TARIFFS.map((t) => ({ ...t, description: JSON.stringify(t.description) })))
+    .returningAll()
+    .execute();
+
 /** Seed data (plans, packages, news cards); each kind is inserted only while its table is empty. */
 export async function seed(db: Db, log: Logger): Promise<void> {
   const hasTariffs = await db.selectFrom('tariffs').select('id').limit(1).executeTakeFirst();
   if (!hasTariffs) {
-    await db
-      .insertInto('tariffs')
-      .values(SEED_TARIFFS.map((t) => ({ ...t, description: JSON.stringify(t.description) })))
-      .execute();
+    await insertSeedTariffs(db);
     log.info({ count: SEED_TARIFFS.length }, 'seeded plans and packages');
   }
   const hasCards = await db.selectFrom('dashboard_cards').select('id').limit(1).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { SEED_TARIFFS } from '../../src/db/seed.ts';
+import { insertSeedTariffs } from '../../src/db/seed.ts';
+import { getRawBalances, ledgerSums } from '../../src/features/wallet/wallet.queries.ts';
 import type { Db } from '../../src/db/database.ts';
 import { signNotification } from '../../src/features/payments/cloudpayments.ts';
 import type { TariffRow } from '../../src/features/billing/billing.table.ts';
@@ -20,12 +21,7 @@ export interface Catalog {
 
 /** Inserts the seed's plans and packages. */
 export async function seedCatalog(db: Db): Promise<Catalog> {
-  const rows = await db
-    .insertInto('tariffs')
-    .values(SEED_TARIFFS.map((t) => ({ ...t, description: JSON.stringify(t.description) })))
-    .returningAll()
-    .execute();
-  const [trial, pro, monthly, wordsPack, mediaPack] = rows;
+  const [trial, pro, monthly, wordsPack, mediaPack] = await insertSeedTariffs(db);
   if (!trial || !pro || !monthly || !wordsPack || !mediaPack) throw new Error('catalog not seeded');
   return { trial, pro, monthly, wordsPack, mediaPack };
 }
@@ -106,11 +102,6 @@ export async function subscribe(app: FastifyInstance, user: TestUser, tariff: Ta
 
 /** The balances and the ledger sums of a user: they must always be equal. */
 export async function walletState(db: Db, userId: number) {
-  const wallets = await db.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', userId).execute();
-  const ledger = await db.selectFrom('wallet_ledger').select(['kind', db.fn.sum<number>('amount').as('sum')]).where('user_id', '=', userId).groupBy('kind').execute();
-  const balance = { words: 0, media: 0 };
-  const sums = { words: 0, media: 0 };
-  for (const w of wallets) balance[w.kind] = w.balance;
-  for (const l of ledger) sums[l.kind] = l.sum;
+  const [balance, sums] = await Promise.all([getRawBalances(db, userId), ledgerSums(db, userId)]);
   return { balance, sums };
 }
