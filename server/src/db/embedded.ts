@@ -125,12 +125,14 @@ async function clearStaleCluster(dbDir: string, log: (msg: string) => void): Pro
   fs.rmSync(pidFile, { force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists (a positive pid only: `kill(-1, 0)` would probe every process). */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createDb } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
+import { isAlive } from '../../src/db/embedded.ts';
 import { adminConnection, databaseUrl, withAdmin } from './postgres.ts';
 
 declare module 'vitest' {
@@ -55,13 +56,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await embedded?.stop();
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
