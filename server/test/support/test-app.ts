@@ -61,7 +61,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   });
-  const db = createDb(database.url, config.databasePoolSize);
+  const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });
   const app = await buildApp({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), jobPollSeconds: 0.5 });
   await app.ready();
   const t: TestApp = {
