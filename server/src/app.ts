@@ -18,6 +18,7 @@ import type { Secrets } from './lib/secrets.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { enableMethodSpoofing } from './lib/routes.ts';
 import { pruneRateLimits } from './lib/rate-limit.ts';
+import { limitJsonDepth } from './lib/json-body.ts';
 import { defineJob } from './jobs/queue.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
@@ -86,6 +87,7 @@ function cspDirectives(config: Config): Record<string, string[]> {
 
 const externalPlugins = fp(
   async (app: FastifyInstance, deps: AppDeps) => {
+    limitJsonDepth(app);
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(helmet, {
@@ -168,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(appPlugins, deps);
   installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status));
 
+  enableMethodSpoofing(app, ALL_CONTRACTS);
   await app.register(healthRoutes);
   await app.register(hostPages, {
     widgetsDir: deps.config.widgetsDir,
@@ -181,7 +184,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
-  enableMethodSpoofing(app, ALL_CONTRACTS);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;
