@@ -29,7 +29,7 @@ import { expireSubscriptionsJob } from './features/billing/billing.jobs.ts';
 import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
 import notificationRoutes from './features/payments/notifications.routes.ts';
 import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
-import { cancelCpSubscriptionJob } from './features/payments/payments.jobs.ts';
+import { cancelCpSubscriptionJob, refundTransactionJob } from './features/payments/payments.jobs.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import { SandboxCloudPaymentsApi, runSandboxRenewals } from './features/payments/sandbox/sandbox.engine.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
@@ -135,6 +135,7 @@ const appPlugins = fp(
       defineJob({ name: 'maintenance.rate-limits', cron: '17 * * * *', handler: async () => { await pruneRateLimits(app.db); } }),
       expireSubscriptionsJob(app),
       cancelCpSubscriptionJob(app),
+      refundTransactionJob(app),
     ];
     // The sandbox charges due renewals itself, as CloudPayments would.
     if (cp.sandbox) definitions.push(defineJob({ name: 'sandbox.renewals', cron: '* * * * *', retryLimit: 0, handler: async () => {

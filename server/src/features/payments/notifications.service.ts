@@ -8,7 +8,7 @@ import { DAY_MS, addMonths, kopecksFrom } from '../billing/money.ts';
 import { changeSubscription, hasPaidSubscription, logSubscription } from '../billing/subscriptions.queries.ts';
 import type { SubscriptionRow } from '../billing/billing.table.ts';
 import { PaymentNotificationSchema, RecurrentNotificationSchema, type PaymentNotification, type RecurrentNotification } from './notification.schema.ts';
-import { CANCEL_CP_SUBSCRIPTION_JOB } from './payments.jobs.ts';
+import { CANCEL_CP_SUBSCRIPTION_JOB, REFUND_TRANSACTION_JOB } from './payments.jobs.ts';
 
 /** An invoice older than this is refused by Check (code 20). */
 const INVOICE_TTL_MS = 2 * DAY_MS;
@@ -93,13 +93,14 @@ async function check(app: FastifyInstance, n: PaymentNotification): Promise<Code
     const sub = await app.db.selectFrom('subscriptions').selectAll().where('cp_subscription_id', '=', n.SubscriptionId).executeTakeFirst();
     if (!sub) return CP_CODES.wrongInvoice;
     if (String(sub.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
-    if (amount !== sub.amount_kopecks) return CP_CODES.wrongAmount;
+    if (amount !== sub.amount_kopecks || n.Currency !== sub.currency_provider) return CP_CODES.wrongAmount;
     // A cancelled, expired or replaced plan must not be charged again.
     return sub.status === 'active' || sub.status === 'past_due' ? CP_CODES.ok : CP_CODES.cannotAccept;
   }
   if (!invoice) return CP_CODES.wrongInvoice;
   if (String(invoice.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
-  if (amount !== invoice.amount_kopecks) return CP_CODES.wrongAmount;
+  // Only the invoice's currency: the same number in tenge or dollars is another amount.
+  if (amount !== invoice.amount_kopecks || n.Currency !== invoice.currency) return CP_CODES.wrongAmount;
   if (invoice.status === 'paid' || invoice.status === 'refunded') return CP_CODES.cannotAccept;
   if (Date.now() - invoice.created_at.getTime() > INVOICE_TTL_MS) return CP_CODES.expired;
   if (invoice.kind === 'package') {
@@ -141,7 +142,7 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
     return invoice ? CP_CODES.ok : CP_CODES.wrongInvoice;
   }
   if (String(invoice.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
-  if (kopecksFrom(n.Amount) !== invoice.amount_kopecks) return CP_CODES.wrongAmount;
+  if (kopecksFrom(n.Amount) !== invoice.amount_kopecks || n.Currency !== invoice.currency) return CP_CODES.wrongAmount;
 
   if (invoice.kind === 'subscription') {
     // Two plans of one user paid at once must not both see "no current plan" (one current plan per user, unique index).
@@ -159,6 +160,15 @@ async function applyPay(app: FastifyInstance, tx: Tx, n: PaymentNotification): P
   }
 
   const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', invoice.subscription_id ?? 0).forUpdate().executeTakeFirstOrThrow();
+  // One trial per user, whatever the order of Checks and Pays: a trial paid after another plan (or
+  // trial) was paid is not credited; its money goes back and its recurrent subscription is cancelled.
+  // Pays of one user are serialised by the user lock above, so this sees every earlier one.
+  if (sub.is_trial && (await hasPaidSubscription(tx, invoice.user_id))) {
+    await changeSubscription(tx, sub, 'expired', 'trial_already_used_refunded', n.TransactionId, { ended_at: now, cp_subscription_id: n.SubscriptionId ?? null });
+    await app.jobs.send(REFUND_TRANSACTION_JOB, { transactionId: n.TransactionId, amountKopecks: invoice.amount_kopecks }, tx);
+    if (n.SubscriptionId) await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: n.SubscriptionId }, tx);
+    return CP_CODES.ok;
+  }
   // One current plan per user: a plan bought over another replaces it (no proration).
   const previous = await tx
     .selectFrom('subscriptions')
@@ -221,7 +231,7 @@ async function applyRenewal(app: FastifyInstance, tx: Tx, n: PaymentNotification
   if (!sub) return CP_CODES.cannotAccept;
   if (n.AccountId !== undefined && String(sub.user_id) !== n.AccountId) return CP_CODES.wrongAccount;
   const amount = kopecksFrom(n.Amount);
-  if (amount !== sub.amount_kopecks) return CP_CODES.wrongAmount;
+  if (amount !== sub.amount_kopecks || n.Currency !== sub.currency_provider) return CP_CODES.wrongAmount;
   const now = new Date();
   const charge = await tx
     .insertInto('auto_charges')

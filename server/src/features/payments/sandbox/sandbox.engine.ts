@@ -252,4 +252,20 @@ export class SandboxCloudPaymentsApi implements CloudPaymentsApi {
       }, 50);
     }
   }
+
+  /** Refunds a sandbox payment: CloudPayments answers the call, then sends a signed Refund notification. */
+  async refund(transactionId: number, amountRub: number): Promise<void> {
+    const refundId = await nextTransactionId(this.app);
+    setTimeout(() => {
+      sendSandboxNotification(this.app, 'refund', {
+        TransactionId: refundId,
+        PaymentTransactionId: transactionId,
+        Amount: amountRub.toFixed(2),
+        Currency: 'RUB',
+        DateTime: cpDateTime(new Date()),
+        OperationType: 'Refund',
+        TestMode: 1,
+      }).catch((err: unknown) => this.app.log.error({ err }, 'sandbox Refund notification failed'));
+    }, 50);
+  }
 }
