@@ -23,7 +23,7 @@ describe('signature', () => {
     const other = payFields(invoice, user);
     const body = new URLSearchParams(Object.fromEntries(Object.entries(other).map(([k, v]) => [k, String(v)]))).toString();
     const { signNotification } = await import('../../src/features/payments/cloudpayments.ts');
-    const stale = await notify(t.app, 'pay', fields, { sign: false, headers: { 'content-hmac': signNotification(t.app.secrets.cloudpaymentsSecret, body) } });
+    const stale = await notify(t.app, 'pay', fields, { sign: false, headers: { 'content-hmac': signNotification(t.ctx.secrets.cloudpaymentsSecret, body) } });
     const onlyOneBad = await notify(t.app, 'pay', fields, { headers: { 'x-content-hmac': 'AAAA' } });
     for (const res of [forged, missing, stale, onlyOneBad]) {
       expect(res.status).toBe(401);
@@ -43,7 +43,7 @@ describe('signature', () => {
     const { signNotification } = await import('../../src/features/payments/cloudpayments.ts');
     const fields = payFields(invoice, user);
     const body = new URLSearchParams(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]))).toString();
-    const secret = t.app.secrets.cloudpaymentsSecret;
+    const secret = t.ctx.secrets.cloudpaymentsSecret;
     const contentOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'content-hmac': signNotification(secret, body) } });
     expect(contentOnly).toMatchObject({ status: 200, code: 0 });
     const decodedOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'x-content-hmac': signNotification(secret, decodeURIComponent(body.replace(/\+/g, ' '))) } });

@@ -131,7 +131,7 @@ describe('dashboard status and expiry', () => {
     const { cpSubscriptionId } = await subscribe(t.app, renewing, catalog.monthly);
     const past = new Date(Date.now() - 3_600_000);
     await t.db.updateTable('subscriptions').set({ period_end: past }).where('user_id', 'in', [cancelled.id, renewing.id]).execute();
-    await expireSubscriptions(t.app);
+    await expireSubscriptions(t.ctx);
     const statusOf = async (userId: number) => (await t.db.selectFrom('subscriptions').select('status').where('user_id', '=', userId).executeTakeFirstOrThrow()).status;
     expect(await statusOf(cancelled.id)).toBe('expired');
     expect(await statusOf(renewing.id)).toBe('active');
@@ -143,7 +143,7 @@ describe('dashboard status and expiry', () => {
     expect((renewed.period_end?.getTime() ?? 0) - past.getTime()).toBeGreaterThan(27 * 86_400_000);
     // Without a renewal, it expires after the grace.
     await t.db.updateTable('subscriptions').set({ period_end: new Date(Date.now() - 49 * 3_600_000) }).where('user_id', '=', renewing.id).execute();
-    await expireSubscriptions(t.app);
+    await expireSubscriptions(t.ctx);
     expect(await statusOf(renewing.id)).toBe('expired');
     expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0, past_due: false });
     const log = await t.db.selectFrom('subscription_log').select('cause').where('user_id', '=', renewing.id).orderBy('id').execute();

@@ -6,7 +6,7 @@ import * as session from '@app/kit';
 import { AuthForm } from './AuthForm.tsx';
 import type { AuthApi } from './api.ts';
 
-const result = { token: 'ns_token', user: { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 } } };
+const result = { token: 'ns_token', user: { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 }, resend_in: 60 } };
 
 function fakeApi(overrides: Partial<AuthApi> = {}): AuthApi {
   return { login: vi.fn().mockResolvedValue(result), register: vi.fn().mockResolvedValue(result), ...overrides };

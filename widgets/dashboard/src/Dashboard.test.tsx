@@ -7,7 +7,7 @@ import { Dashboard, iconImage, safeHref } from './Dashboard.tsx';
 import type { DashboardApi } from './api.ts';
 
 const props = widgetProps.dashboard.parse({});
-const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 } };
+const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 }, resend_in: 0 };
 const card: DashboardCard = { id: 1, link: '/ai-products', icon: '🎨', name: 'Картинки', description: 'Рисуйте словами' };
 
 function fakeApi(status: UserSubscriptionStatus, overrides: Partial<DashboardApi> = {}): DashboardApi {
