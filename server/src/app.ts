@@ -34,6 +34,9 @@ import { SandboxCloudPaymentsApi, runSandboxRenewals } from './features/payments
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
 import { telegramPollJob } from './features/welcome/welcome.jobs.ts';
 import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
+import filesRoutes from './features/files/files.routes.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { Storage } from './storage/storage.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +48,8 @@ declare module 'fastify' {
     cloudpayments: CloudPaymentsApi;
     /** Telegram's Bot API, or the sandbox's stand-in when no bot token is configured. */
     telegram: TelegramClient;
+    /** Where files live (local disk or S3); until services take an application context, routes reach it here. */
+    storage: Storage;
   }
 }
 
@@ -122,6 +127,8 @@ const appPlugins = fp(
     app.decorate('config', deps.config);
     app.decorate('db', deps.db);
     app.decorate('secrets', deps.secrets);
+    app.decorate('storage', createStorage(deps.config.storage));
+    app.addHook('onClose', async () => app.storage.close());
     app.decorate('mailer', createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, dataDir: deps.config.dataDir, log: app.log }));
     const jobs = new Jobs(deps.databaseUrl, app.log);
     app.decorate('jobs', jobs);
@@ -181,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
+  await app.register(filesRoutes);
   enableMethodSpoofing(app, ALL_CONTRACTS);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');

@@ -3,6 +3,7 @@ import * as m0001 from './0001_create_accounts.ts';
 import * as m0002 from './0002_create_wallets.ts';
 import * as m0003 from './0003_create_billing.ts';
 import * as m0004 from './0004_refunded_amounts.ts';
+import * as m0010 from './0010_create_files.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_create_wallets': m0002,
   '0003_create_billing': m0003,
   '0004_refunded_amounts': m0004,
+  '0010_create_files': m0010,
 };
