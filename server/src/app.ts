@@ -23,6 +23,7 @@ import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
 import notificationRoutes from './features/payments/notifications.routes.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
+import filesRoutes from './features/files/files.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -134,6 +135,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
+  await app.register(filesRoutes);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;

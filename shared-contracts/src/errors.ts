@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Метод не поддерживается' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Неподдерживаемый формат запроса' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'Запрошенная часть файла недоступна' },
   CSRF_MISMATCH: { status: 419, message: 'Сессия устарела. Обновите страницу и попробуйте снова' },
   EMAIL_TAKEN: { status: 422, message: 'Этот email уже зарегистрирован' },
   EMAIL_ALREADY_CONFIRMED: { status: 422, message: 'Почта уже подтверждена' },
