@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -61,6 +62,8 @@ const externalPlugins = fp(
     limitJsonDepth(app);
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
+    // Limits here are the ceiling; each multipart route sets its own (lib/multipart.ts).
+    await app.register(multipart, { limits: { files: 10, fileSize: 50 * 1024 * 1024, fields: 50, fieldSize: 256 * 1024, parts: 60 } });
     await app.register(helmet, {
       contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(ctx.config) },
       crossOriginEmbedderPolicy: false,

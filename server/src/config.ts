@@ -73,6 +73,7 @@ const EnvSchema = z
       .optional()
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+    SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
     SUPPORT_URL: z.string().default('mailto:support@neurostudio.local'),
@@ -157,6 +158,8 @@ export interface Config {
   trustProxy: boolean;
   runWorkers: boolean;
   rateLimitPerMinute: number;
+  /** Seconds between the comment lines that keep an open event stream alive. */
+  sseHeartbeatSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportUrl: string;
@@ -240,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportUrl: e.SUPPORT_URL,

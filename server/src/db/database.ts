@@ -64,12 +64,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * is destroyed on release instead of going back to the pool half-dead.
  */
 class GuardedPool implements PostgresPool {
-  // Kysely opens a side connection with these to cancel a running query.
-  readonly Client = pg.Client;
-  get options(): object {
-    return this.pool.options;
-  }
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly maxWaiting: number,
@@ -96,9 +90,6 @@ class GuardedPool implements PostgresPool {
     return {
       query: query as PostgresPoolClient['query'],
       release: () => client.release(broken),
-      get processID() {
-        return (client as { processID?: number }).processID;
-      },
     };
   }
 

@@ -1,4 +1,4 @@
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration } from 'kysely';
 import type { Kysely } from 'kysely';
 import { migrations } from './migrations/index.ts';
 

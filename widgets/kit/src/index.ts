@@ -12,3 +12,4 @@ export * from './money.ts';
 export * from './form-errors.ts';
 export * from './balances.ts';
 export * from './use-inert-background.ts';
+export * from './stream.ts';

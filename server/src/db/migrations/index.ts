@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely/migration';
+import type { Migration } from 'kysely';
 import * as m0001 from './0001_create_accounts.ts';
 import * as m0002 from './0002_create_wallets.ts';
 import * as m0003 from './0003_create_billing.ts';
