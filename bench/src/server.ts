@@ -16,6 +16,8 @@ import { adminConnection, databaseUrl, withAdmin } from '../../server/test/suppo
 
 export interface BenchServer {
   baseUrl: string;
+  /** The scratch database the server runs on. */
+  databaseUrl: string;
   user: TestUser;
   close(): Promise<void>;
 }
@@ -51,7 +53,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
       RATE_LIMIT_PER_MINUTE: '100000',
       ...env,
     });
-    const db: Db = createDb(url, 5);
+    const db: Db = createDb(url, { poolSize: config.databasePoolSize, ...config.database });
     cleanups.unshift(() => db.destroy());
     await migrateToLatest(db);
     await seed(db, pino({ level: 'silent' }));
@@ -66,7 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     const baseUrl = `http://127.0.0.1:${String(address.port)}`;
     config.publicUrl = baseUrl;
     const user = await newUser(db);
-    return { baseUrl, user, close };
+    return { baseUrl, databaseUrl: url, user, close };
   } catch (err) {
     await close();
     throw err;

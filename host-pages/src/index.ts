@@ -34,6 +34,19 @@ export interface HostPagesOptions {
 
 const HTML = 'text/html; charset=utf-8';
 
+/**
+ * Route config of static files (the loader, widget chunks, the icon): the server's session
+ * lookup and rate limit skip them, so serving a page's scripts never touches the database.
+ */
+export const STATIC_ROUTE = { static: true, rateLimit: false } as const;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A static file: no session lookup, no rate limit. */
+    static?: boolean;
+  }
+}
+
 export function renderErrorPage(reply: FastifyReply, status: number): FastifyReply {
   return reply.code(status).type(HTML).header('cache-control', 'no-store').send(renderErrorDocument(status));
 }
@@ -47,22 +60,23 @@ export const hostPages = fp<HostPagesOptions>(
     const devServers = opts.devServers ?? {};
     const store = new ManifestStore(opts.widgetsDir, opts.loaderDir, devServers);
 
-    await app.register(fastifyStatic, {
-      root: opts.loaderDir,
-      prefix: '/assets/',
-      cacheControl: false,
-      setHeaders: (reply) => void reply.header('cache-control', 'no-cache'),
-    });
-    app.get('/assets/favicon.svg', { schema: { hide: true } }, (_req, reply) =>
+    // Static files: no session lookup, no rate limit, no database (see STATIC_ROUTE).
+    await app.register(fastifyStatic, { root: opts.loaderDir, serve: false });
+    app.get('/assets/favicon.svg', { schema: { hide: true }, config: STATIC_ROUTE }, (_req, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
     );
+    app.get<{ Params: { '*': string } }>('/assets/*', { schema: { hide: true }, config: STATIC_ROUTE }, (req, reply) => {
+      const file = req.params['*'];
+      if (file.includes('..') || file.includes('\\')) return renderErrorPage(reply, 404);
+      return reply.header('cache-control', 'no-cache').sendFile(file, opts.loaderDir, { cacheControl: false });
+    });
 
     if (Object.keys(devServers).length > 0) {
       const preamble = devPreambleModule(devServers);
       app.get(DEV_PREAMBLE_PATH, { schema: { hide: true } }, (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(preamble));
     }
 
-    app.get<{ Params: { name: string; '*': string } }>('/widgets/:name/*', { schema: { hide: true } }, (req, reply) => {
+    app.get<{ Params: { name: string; '*': string } }>('/widgets/:name/*', { schema: { hide: true }, config: STATIC_ROUTE }, (req, reply) => {
       const { name } = req.params;
       const file = req.params['*'];
       if (!/^[a-z0-9-]+$/.test(name) || file.includes('..')) return renderErrorPage(reply, 404);

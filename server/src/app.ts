@@ -3,11 +3,10 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { routes as contractRoutes, type RouteContract } from '@app/contracts';
 import { hostPages, renderErrorPage } from '@app/host-pages';
 import type { Config } from './config.ts';
@@ -15,6 +14,8 @@ import type { AppContext } from './context.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { enableMethodSpoofing } from './lib/routes.ts';
 import { limitJsonDepth } from './lib/json-body.ts';
+import { createSerializerCompiler } from './lib/serializer.ts';
+import { securityHeaders } from './lib/security-headers.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
@@ -64,16 +65,18 @@ const externalPlugins = fp(
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     // Limits here are the ceiling; each multipart route sets its own (lib/multipart.ts).
     await app.register(multipart, { limits: { files: 10, fileSize: 50 * 1024 * 1024, fields: 50, fieldSize: 256 * 1024, parts: 60 } });
-    await app.register(helmet, {
+    securityHeaders(app, {
       contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(ctx.config) },
       crossOriginEmbedderPolicy: false,
-      hsts: ctx.config.publicUrl.startsWith('https://'),
+      strictTransportSecurity: ctx.config.publicUrl.startsWith('https://'),
     });
     await app.register(rateLimit, {
       global: true,
       max: ctx.config.rateLimitPerMinute,
       timeWindow: '1 minute',
       allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+      // Counts go out with a refusal (429 and Retry-After), not on every reply.
+      addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
       errorResponseBuilder: () => ({ statusCode: 429, status: 'error', text: 'Слишком много запросов. Попробуйте позже', code: 'RATE_LIMITED' }),
     });
     await app.register(swagger, {
@@ -118,12 +121,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler({ checkWithZod: ctx.config.env !== 'production' }));
 
   await app.register(externalPlugins, { ctx });
   await app.register(contextPlugin, { ctx });
   installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status));
 
+  // API replies are never cached, errors included; a route that serves a file sets its own.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
+    done();
+  });
   enableMethodSpoofing(app, ALL_CONTRACTS);
   await app.register(healthRoutes);
   await app.register(hostPages, {
@@ -139,9 +147,5 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
   await app.register(filesRoutes);
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    return payload;
-  });
   return app;
 }

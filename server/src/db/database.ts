@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import type { AccountTables } from '../features/accounts/accounts.table.ts';
 import type { WalletTables } from '../features/wallet/wallet.table.ts';
 import type { BillingTables } from '../features/billing/billing.table.ts';
@@ -58,6 +58,29 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** A checked-out connection that remembers whether a query broke it, so release destroys it. */
+class GuardedClient implements PostgresPoolClient {
+  private broken: Error | undefined;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  // Not async: kysely's streaming passes a cursor and expects it back synchronously.
+  query(...args: unknown[]): unknown {
+    const result = (this.client.query as (...a: unknown[]) => unknown)(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((err: unknown) => {
+      if (isDatabaseUnavailable(err)) this.broken ??= err as Error;
+      throw err;
+    });
+  }
+
+  release(): void {
+    this.client.release(this.broken);
+  }
+}
+
 /**
  * The pool kysely draws connections from, guarded: a full wait queue is refused at once, and a
  * connection whose query failed because the connection broke (or timed out on the client side)
@@ -77,26 +100,25 @@ class GuardedPool implements PostgresPool {
     } catch (err) {
       throw new DatabaseUnavailableError(`no database connection: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    let broken: Error | undefined;
-    // Not async: kysely's streaming passes a cursor and expects it back synchronously.
-    const query = (...args: unknown[]): unknown => {
-      const result = (client.query as (...a: unknown[]) => unknown)(...args);
-      if (!(result instanceof Promise)) return result;
-      return result.catch((err: unknown) => {
-        if (isDatabaseUnavailable(err)) broken ??= err as Error;
-        throw err;
-      });
-    };
-    return {
-      query: query as PostgresPoolClient['query'],
-      release: () => client.release(broken),
-    };
+    return new GuardedClient(client);
+  }
+
+  /** One statement on a pooled connection, without kysely (prepared statements on hot paths). */
+  async query<R>(sql: string, parameters: readonly unknown[]): Promise<R[]> {
+    if (this.pool.waitingCount >= this.maxWaiting) throw new DatabaseUnavailableError('too many requests are waiting for a database connection');
+    // pg's own pool.query releases a connection that failed with the error, so a broken one is dropped.
+    return (await this.pool.query<R & object>(sql, [...parameters])).rows;
   }
 
   end(): Promise<void> {
     return this.pool.end();
   }
 }
+
+const pools = new WeakMap<Kysely<DB>, GuardedPool>();
+
+/** The pool under `db` (not under a transaction): lets prepared statements skip kysely's per-query work. */
+export const poolOf = (db: Executor): GuardedPool | undefined => (db.isTransaction ? undefined : pools.get(db));
 
 /**
  * The application's database. Connection loss is survived: every connection has an `error`
@@ -122,5 +144,8 @@ export function createDb(connectionString: string, options: number | DbOptions):
   pool.on('error', report);
   // A connection that breaks while checked out emits on the client itself.
   pool.on('connect', (client) => client.on('error', report));
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: new GuardedPool(pool, opts.maxWaiting ?? opts.poolSize * 50) }) });
+  const guarded = new GuardedPool(pool, opts.maxWaiting ?? opts.poolSize * 50);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: guarded }) });
+  pools.set(db, guarded);
+  return db;
 }

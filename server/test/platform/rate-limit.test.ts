@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { poolOf } from '../../src/db/database.ts';
 import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
 
 const LIMIT = 5;
@@ -16,13 +17,15 @@ describe('global rate limit (RATE_LIMIT_PER_MINUTE)', () => {
     for (let i = 0; i < LIMIT; i++) {
       const res = await call(t.app, { url: '/api/new/user', token: user.token, remoteAddress: ip });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+      // The counts go out with the refusal, not on every reply.
+      expect(res.headers).not.toHaveProperty('x-ratelimit-remaining');
     }
     const limited = await call(t.app, { url: '/api/new/user', token: user.token, remoteAddress: ip });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['content-type']).toMatch(/application\/json/);
     expect(limited.data).toEqual({ status: 'error', code: 'RATE_LIMITED', text: 'Слишком много попыток. Попробуйте позже' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['x-ratelimit-limit']).toBe(String(LIMIT));
   });
 
   it('counts per address, and never limits the health checks', async () => {
@@ -31,6 +34,30 @@ describe('global rate limit (RATE_LIMIT_PER_MINUTE)', () => {
     expect((await call(t.app, { url: '/api/new/user', remoteAddress: ip })).statusCode).toBe(429);
     for (const url of ['/healthz', '/readyz']) expect((await call(t.app, { url, remoteAddress: ip })).statusCode).toBe(200);
     expect((await call(t.app, { url: '/api/new/user', remoteAddress: '10.40.0.3' })).statusCode).toBe(401);
+  });
+
+  it('never limits static files (the loader, widget chunks, the icon), and serves them without the database', async () => {
+    const user = await newUser(t.db);
+    const ip = '10.40.0.5';
+    // Every statement goes through the pool: kysely's queries check out a connection, prepared ones query it.
+    const pool = poolOf(t.db);
+    if (!pool) throw new Error('no pool');
+    const connect = vi.spyOn(pool, 'connect');
+    const query = vi.spyOn(pool, 'query');
+    const queries = () => connect.mock.calls.length + query.mock.calls.length;
+    const before = queries();
+    for (let i = 0; i < LIMIT * 4; i++) {
+      for (const url of ['/assets/favicon.svg', '/assets/loader.js', '/widgets/auth/remoteEntry.js', '/widgets/auth/widget.json']) {
+        const res = await call(t.app, { url, remoteAddress: ip, cookies: { session: user.cookie }, token: user.token });
+        expect(res.statusCode).not.toBe(429);
+      }
+    }
+    expect(queries()).toBe(before);
+    // An API call of the same address is still counted (and looks the session up).
+    await call(t.app, { url: '/api/new/user', token: user.token, remoteAddress: ip });
+    expect(queries()).toBeGreaterThan(before);
+    connect.mockRestore();
+    query.mockRestore();
   });
 
   it('limits page requests too', async () => {

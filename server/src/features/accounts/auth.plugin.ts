@@ -9,6 +9,8 @@ export default fp(
   async (app) => {
     app.decorateRequest('viewer', null);
     app.addHook('onRequest', async (req) => {
+      // Static files (loader, widget chunks) never need to know who asks.
+      if (req.routeOptions.config.static === true) return;
       const auth = req.headers.authorization;
       if (auth !== undefined) {
         const match = /^Bearer\s+([A-Za-z0-9_-]{10,200})$/.exec(auth.trim());

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Viewer } from './viewer.ts';
 
 export interface IssuedSession {
@@ -31,17 +32,26 @@ export async function createSession(db: Executor, userId: number, ttlDays: numbe
   return { id: row.id, bearer, cookie, expiresAt };
 }
 
+/** The live session whose bearer (or cookie) token has this hash, with its user: run by every request that carries one. */
+const liveSessionBy = (column: 'sessions.bearer_hash' | 'sessions.cookie_hash') =>
+  prepared(
+    (db, hash: Buffer) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at'])
+        .where(column, '=', hash)
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', sql<Date>`now()`),
+    (hash) => [hash],
+    [Buffer.alloc(32)],
+  );
+const liveSession = { bearer: liveSessionBy('sessions.bearer_hash'), cookie: liveSessionBy('sessions.cookie_hash') };
+
 /** The viewer behind a token, if the session is live. */
 export async function findViewer(db: Executor, token: string, via: Viewer['via']): Promise<Viewer | null> {
-  const column = via === 'bearer' ? 'sessions.bearer_hash' : 'sessions.cookie_hash';
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at'])
-    .where(column, '=', sha256(token))
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+  const hash = sha256(token);
+  const [row] = await liveSession[via](db, hash);
   if (!row) return null;
   if (Date.now() - row.last_seen_at.getTime() > 5 * 60_000) {
     await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id', '=', row.session_id).execute();

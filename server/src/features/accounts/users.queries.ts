@@ -1,10 +1,13 @@
 import type { Executor, Tx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { NewUserRow, UserRow } from './accounts.table.ts';
 
 export const findUserByEmail = (db: Executor, email: string) =>
   db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 
-export const findUserById = (db: Executor, id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+const userById = prepared((db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id), (id) => [id], [1]);
+
+export const findUserById = async (db: Executor, id: number) => (await userById(db, id))[0];
 
 /** Inserts a user unless the email is taken; answers undefined when it is. */
 export const insertUser = (db: Executor, user: NewUserRow): Promise<UserRow | undefined> =>

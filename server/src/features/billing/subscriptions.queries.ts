@@ -1,11 +1,17 @@
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { CURRENT_STATUSES, type SubscriptionRow, type SubscriptionStatus, type SubscriptionsTable } from './billing.table.ts';
 
+const current = prepared(
+  (db, userId: number) => db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', CURRENT_STATUSES),
+  (userId) => [userId, ...CURRENT_STATUSES],
+  [1],
+);
+
 /** The user's current subscription (active, past due, or cancelled but still in its period). */
-export const currentSubscription = (db: Executor, userId: number) =>
-  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', CURRENT_STATUSES).executeTakeFirst();
+export const currentSubscription = async (db: Executor, userId: number) => (await current(db, userId))[0];
 
 /** Locks and returns the current subscription: callers that change it must hold this lock. */
 export const lockCurrentSubscription = (tx: Tx, userId: number) =>

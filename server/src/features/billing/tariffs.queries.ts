@@ -1,5 +1,6 @@
 import { SUBSCRIPTION_TYPES, type Tariff } from '@app/contracts';
 import type { Executor } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { mediaToWire } from '../wallet/wallet.queries.ts';
 import type { TariffRow } from './billing.table.ts';
 import { rubles } from './money.ts';
@@ -25,11 +26,20 @@ export function toTariffDto(t: TariffRow): Tariff {
   };
 }
 
+const activeTariffs = prepared(
+  (db) => db.selectFrom('tariffs').selectAll().where('active', '=', true).orderBy('sort').orderBy('id'),
+  () => [true],
+  [],
+);
+const activePlans = prepared(
+  (db) => db.selectFrom('tariffs').selectAll().where('active', '=', true).where('subscriptions_type', '!=', SUBSCRIPTION_TYPES.package).orderBy('sort').orderBy('id'),
+  () => [true, SUBSCRIPTION_TYPES.package],
+  [],
+);
+
 /** Active plans in display order; packages (type 3) left out when `withPackages` is false. */
-export async function listActiveTariffs(db: Executor, withPackages: boolean): Promise<TariffRow[]> {
-  let query = db.selectFrom('tariffs').selectAll().where('active', '=', true);
-  if (!withPackages) query = query.where('subscriptions_type', '!=', SUBSCRIPTION_TYPES.package);
-  return query.orderBy('sort').orderBy('id').execute();
+export function listActiveTariffs(db: Executor, withPackages: boolean): Promise<TariffRow[]> {
+  return withPackages ? activeTariffs(db) : activePlans(db);
 }
 
 export const findTariff = (db: Executor, id: number) => db.selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Balances } from '@app/contracts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { LedgerReason, WalletKind } from './wallet.table.ts';
 
@@ -14,8 +15,10 @@ export interface RawBalances {
   media: number;
 }
 
+const walletsOf = prepared((db, userId: number) => db.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', userId), (userId) => [userId], [1]);
+
 export async function getRawBalances(db: Executor, userId: number): Promise<RawBalances> {
-  const rows = await db.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', userId).execute();
+  const rows = await walletsOf(db, userId);
   const balances: RawBalances = { words: 0, media: 0 };
   for (const row of rows) balances[row.kind] = row.balance;
   return balances;

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import type { DB } from '../../server/src/db/database.ts';
+
+/**
+ * The speed bench's baseline: bare Fastify and pg answering the same paths as the app with the
+ * same SQL (compiled from the app's own query builders), and no more: no hooks, no validation,
+ * no rate limit, no security headers, JSON.stringify for replies. The app's figures are read as
+ * a ratio of these, measured in the same run.
+ */
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('DATABASE_URL is required');
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+const compiler = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+
+// The app's statements, with placeholders filled per request.
+const viewerSql: CompiledQuery = compiler
+  .selectFrom('sessions')
+  .innerJoin('users', 'users.id', 'sessions.user_id')
+  .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at'])
+  .where('sessions.bearer_hash', '=', Buffer.alloc(32))
+  .where('sessions.revoked_at', 'is', null)
+  .where('sessions.expires_at', '>', sql<Date>`now()`)
+  .compile();
+const tariffsSql = compiler.selectFrom('tariffs').selectAll().where('active', '=', true).where('subscriptions_type', '!=', 3).orderBy('sort').orderBy('id').compile();
+const currentSql = compiler.selectFrom('subscriptions').selectAll().where('user_id', '=', 0).where('status', 'in', ['active', 'past_due', 'cancelled']).compile();
+const userSql = compiler.selectFrom('users').selectAll().where('id', '=', 0).compile();
+const walletsSql = compiler.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', 0).compile();
+
+/** Runs a compiled statement with its own parameters, or with the request's in their place. */
+const run = async <T extends object>(q: CompiledQuery, params: readonly unknown[] = q.parameters) => (await pool.query<T>(q.sql, [...params])).rows;
+
+async function viewer(authorization: string | undefined) {
+  const token = /^Bearer\s+(\S+)$/.exec(authorization ?? '')?.[1];
+  if (!token) return null;
+  const [row] = await run<{ id: number; email: string; role: string; email_confirmed_at: Date | null }>(viewerSql, [crypto.createHash('sha256').update(token).digest()]);
+  return row ?? null;
+}
+
+const app = Fastify({ logger: false });
+const unauthenticated = { status: 'error', text: 'Войдите в аккаунт, чтобы продолжить', code: 'UNAUTHENTICATED' };
+
+app.get('/api/new/tariff', async (req) => {
+  await viewer(req.headers.authorization);
+  const rows = await run<{ id: number; name: string; amount_kopecks: number; first_amount_kopecks: number | null; description: string[]; subscriptions_type: number; popular: boolean; currency_provider: string; words: number; media_tenths: number; trial_days: number }>(tariffsSql);
+  return {
+    status: 'success',
+    json: rows.map((t) => ({
+      id: t.id,
+      name: t.name,
+      amount: t.amount_kopecks / 100,
+      first_amount: t.first_amount_kopecks === null ? null : t.first_amount_kopecks / 100,
+      description: t.description,
+      subscriptions_type: t.subscriptions_type,
+      popular: t.popular,
+      currency_provider: t.currency_provider,
+      words: t.words,
+      media: t.media_tenths / 10,
+      trial_days: t.trial_days,
+    })),
+  };
+});
+
+app.get('/api/new/subscribe/check_user', async (req, reply) => {
+  const v = await viewer(req.headers.authorization);
+  if (!v) return reply.code(401).send(unauthenticated);
+  const [current] = await run<{ status: string; name: string; period_end: Date | null }>(currentSql, [v.id, 'active', 'past_due', 'cancelled']);
+  if (!current) return { status: 'success', json: { status: false, subscription: null, days_left: 0, past_due: false } };
+  const days = current.period_end ? Math.max(0, Math.ceil((current.period_end.getTime() - Date.now()) / 86_400_000)) : 0;
+  return { status: 'success', json: { status: current.status !== 'cancelled', subscription: { name: current.name }, days_left: days, past_due: current.status === 'past_due' } };
+});
+
+app.get('/api/new/user', async (req, reply) => {
+  const v = await viewer(req.headers.authorization);
+  if (!v) return reply.code(401).send(unauthenticated);
+  const [user] = await run<{ id: number; email: string; role: string; email_confirmed_at: Date | null }>(userSql, [v.id]);
+  if (!user) return reply.code(401).send(unauthenticated);
+  const balances = { words: 0, media: 0 };
+  for (const w of await run<{ kind: 'words' | 'media'; balance: number }>(walletsSql, [v.id])) balances[w.kind] = w.kind === 'media' ? w.balance / 10 : w.balance;
+  return { status: 'success', json: { id: user.id, email: user.email, email_confirmed: user.email_confirmed_at !== null, role: user.role, balances, resend_in: 0 } };
+});
+
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+if (!address || typeof address === 'string') throw new Error('no address');
+process.stdout.write(`${JSON.stringify({ baseUrl: `http://127.0.0.1:${String(address.port)}` })}\n`);
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
+});

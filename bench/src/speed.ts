@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+
+/** What one path did under load on one server. */
+export interface Load {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface SpeedRow {
+  path: string;
+  app: Load;
+  bare: Load;
+  /** app ÷ bare throughput; 1 = as fast as the bare server. */
+  ratioThroughput: number;
+  /** bare ÷ app latency (so that, as for throughput, higher is better). */
+  ratioP50: number;
+  ratioP99: number;
+}
+
+export interface SpeedReport {
+  connections: number;
+  secondsPerRun: number;
+  rounds: number;
+  rows: SpeedRow[];
+  /** Ratios below this fail the bench. */
+  target: number;
+}
+
+export const SPEED_PATHS = ['/api/new/tariff?frontend=1', '/api/new/subscribe/check_user', '/api/new/user'] as const;
+const CONNECTIONS = 50;
+const SECONDS = 3;
+const ROUNDS = 4;
+export const SPEED_TARGET = 0.85;
+
+interface Started {
+  child: ChildProcess;
+  info: { baseUrl: string; databaseUrl?: string; token?: string };
+}
+
+/** Starts a bench process and waits for its JSON line. */
+function startProcess(file: string, env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', (line) => {
+      try {
+        resolve({ child, info: JSON.parse(line) as Started['info'] });
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)} before it was ready`)));
+  });
+}
+
+const stop = (started: Started) =>
+  new Promise<void>((resolve) => {
+    started.child.once('exit', () => resolve());
+    started.child.kill('SIGTERM');
+  });
+
+async function load(url: string, token: string, seconds: number): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+/** The better of several runs: noise on a shared machine only ever makes a run slower. */
+const best = (runs: Load[]): Load =>
+  runs.reduce((a, b) => ({
+    requestsPerSecond: Math.max(a.requestsPerSecond, b.requestsPerSecond),
+    p50Ms: Math.min(a.p50Ms, b.p50Ms),
+    p99Ms: Math.min(a.p99Ms, b.p99Ms),
+    errors: a.errors + b.errors,
+    non2xx: a.non2xx + b.non2xx,
+  }));
+
+/**
+ * Throughput and latency of the app's hottest reads under 50 connections (autocannon) against
+ * a bare Fastify + pg server answering the same paths with the same SQL on the same database,
+ * in the same run: each server in its own process, the two alternating, the best of each kept.
+ */
+export async function measureSpeed(): Promise<SpeedReport> {
+  const app = await startProcess('app-process.ts');
+  let bare: Started | undefined;
+  try {
+    const { databaseUrl, token } = app.info;
+    if (!databaseUrl || !token) throw new Error('the app process did not say its database and token');
+    bare = await startProcess('bare-process.ts', { DATABASE_URL: databaseUrl });
+    const rows: SpeedRow[] = [];
+    for (const p of SPEED_PATHS) {
+      // Warm both (JIT, connection pools, caches) before anything counts.
+      await load(`${bare.info.baseUrl}${p}`, token, 1);
+      await load(`${app.info.baseUrl}${p}`, token, 1);
+      const appRuns: Load[] = [];
+      const bareRuns: Load[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        bareRuns.push(await load(`${bare.info.baseUrl}${p}`, token, SECONDS));
+        appRuns.push(await load(`${app.info.baseUrl}${p}`, token, SECONDS));
+      }
+      const a = best(appRuns);
+      const b = best(bareRuns);
+      rows.push({
+        path: p,
+        app: a,
+        bare: b,
+        ratioThroughput: a.requestsPerSecond / b.requestsPerSecond,
+        ratioP50: b.p50Ms / Math.max(a.p50Ms, 0.001),
+        ratioP99: b.p99Ms / Math.max(a.p99Ms, 0.001),
+      });
+    }
+    return { connections: CONNECTIONS, secondsPerRun: SECONDS, rounds: ROUNDS, rows, target: SPEED_TARGET };
+  } finally {
+    if (bare) await stop(bare);
+    await stop(app);
+  }
+}

@@ -1,0 +1,33 @@
+import { isDeepStrictEqual } from 'node:util';
+import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
+import { poolOf, type DB, type Executor } from './database.ts';
+
+/** A Kysely that only compiles (no connection): statements are built with it once. */
+const compileOnly = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * A statement written with the query builder, built once and then run with new values: for the
+ * few queries every request runs (the session lookup, the balances), where building the query
+ * anew each time is a measurable share of a request's work. `values` lists the parameters in the
+ * order the builder emits them; that is checked once, here, against the builder's own output for
+ * `sample`, so a mismatch fails at start, not with wrong rows.
+ */
+export function prepared<A extends unknown[], Row>(build: (db: Kysely<DB>, ...args: A) => Compilable<Row>, values: (...args: A) => unknown[], sample: A): (db: Executor, ...args: A) => Promise<Row[]> {
+  const compiled = build(compileOnly, ...sample).compile();
+  if (!isDeepStrictEqual([...compiled.parameters], values(...sample))) {
+    throw new Error(`prepared statement: values() does not match the builder's parameters for ${compiled.sql}`);
+  }
+  return async (db, ...args) => {
+    // Outside a transaction straight to the pool: kysely's own work per query is a measurable share here.
+    const pool = poolOf(db);
+    if (pool) return pool.query<Row>(compiled.sql, values(...args));
+    return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values(...args)))).rows;
+  };
+}

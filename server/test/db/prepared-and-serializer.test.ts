@@ -1,0 +1,65 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { prepared } from '../../src/db/prepared.ts';
+import { createSerializerCompiler } from '../../src/lib/serializer.ts';
+import { createTestApp, newUser, type TestApp } from '../support/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ workers: false });
+});
+afterAll(() => t.close());
+
+describe('prepared statements', () => {
+  it('refuse at definition a value list that does not match the builder’s parameters', () => {
+    expect(() =>
+      prepared(
+        (db, userId: number, kind: 'words' | 'media') => db.selectFrom('wallets').selectAll().where('user_id', '=', userId).where('kind', '=', kind),
+        (userId, kind) => [kind, userId],
+        [1, 'words'],
+      ),
+    ).toThrow(/does not match/);
+  });
+
+  it('run outside a transaction on the pool, and inside one on its connection (seeing its uncommitted rows)', async () => {
+    const walletsOf = prepared((db, userId: number) => db.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', userId).orderBy('kind'), (userId) => [userId], [1]);
+    const user = await newUser(t.db);
+    expect(await walletsOf(t.db, user.id)).toEqual([]);
+    await t.db
+      .transaction()
+      .execute(async (tx) => {
+        await tx.insertInto('wallets').values({ user_id: user.id, kind: 'words', balance: 5 }).execute();
+        expect(await walletsOf(tx, user.id)).toEqual([{ kind: 'words', balance: 5 }]);
+        expect(await walletsOf(t.db, user.id)).toEqual([]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await walletsOf(t.db, user.id)).toEqual([]);
+  });
+});
+
+describe('reply serialization', () => {
+  const Reply = z.object({ id: z.number().int(), name: z.string(), note: z.string().nullable(), tags: z.array(z.string()), extra: z.object({ a: z.number() }).optional() });
+
+  async function appWith(checkWithZod: boolean, reply: unknown) {
+    const app = Fastify({ logger: false });
+    app.setSerializerCompiler(createSerializerCompiler({ checkWithZod }));
+    app.get('/r', { schema: { response: { 200: Reply } } }, async () => reply);
+    await app.ready();
+    return app;
+  }
+
+  it('writes what the zod schema describes, dropping what it does not', async () => {
+    const app = await appWith(true, { id: 1, name: 'Тариф «Про»', note: null, tags: ['a', 'б'], secret: 'x' });
+    const res = await app.inject({ url: '/r' });
+    expect(res.json()).toEqual({ id: 1, name: 'Тариф «Про»', note: null, tags: ['a', 'б'] });
+    await app.close();
+  });
+
+  it('outside production a reply that drifts from its contract is an error, not a quietly coerced reply', async () => {
+    const checked = await appWith(true, { id: 'seven', name: 'x', note: null, tags: [] });
+    expect((await checked.inject({ url: '/r' })).statusCode).toBe(500);
+    await checked.close();
+  });
+});
