@@ -3,7 +3,11 @@ import { defineConfig } from 'vite';
 
 const root = import.meta.dirname;
 
-/** The browser loader: React, ReactDOM, zod and the federation runtime in one file, no splitting. */
+/**
+ * The browser loader: React, ReactDOM, the kit (with the query client) and the contracts'
+ * browser entry in `loader.js`; the host modules only some widgets use (forms, dialog, tabs…)
+ * in chunks beside it, fetched when a widget imports them.
+ */
 export default defineConfig({
   root,
   logLevel: 'warn',
@@ -14,9 +18,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    modulePreload: false,
     rolldownOptions: {
       input: { loader: path.join(root, 'loader/loader.ts') },
-      output: { entryFileNames: 'loader.js', assetFileNames: 'loader[extname]', codeSplitting: false },
+      output: { entryFileNames: 'loader.js', chunkFileNames: 'host-[name]-[hash].js', assetFileNames: 'loader[extname]' },
     },
   },
 });

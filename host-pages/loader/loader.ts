@@ -1,21 +1,20 @@
-import React from 'react';
-import ReactDOM from 'react-dom';
+import * as React from 'react';
+import * as ReactDOM from 'react-dom';
 import * as ReactDOMClient from 'react-dom/client';
 import * as JsxRuntime from 'react/jsx-runtime';
-import * as zod from 'zod';
-import { createInstance } from '@module-federation/runtime';
-import * as runtimeCore from '@module-federation/runtime/core';
+import * as JsxDevRuntime from 'react/jsx-dev-runtime';
+import * as Contracts from '@app/contracts/browser';
+import * as Kit from '@app/kit';
+import { HOST_GLOBAL, HOST_MODULES, type EagerHostModule, type HostRegistry, type LazyHostModule } from '@app/widget-build/host-modules';
 import '@app/kit/styles.css';
 
 interface ManifestEntry {
   name: string;
   entry: string;
 }
-type WidgetModule = { mount: (el: HTMLElement, props: unknown) => () => void };
+type WidgetModule = { mount?: (el: HTMLElement, props: unknown) => () => void };
 
 declare global {
-  // The runtime core that remotes built with `externalRuntime` look up.
-  var _FEDERATION_RUNTIME_CORE: unknown;
   interface Window {
     /** Resolves when every widget of the page has mounted (or failed); used by tests and benchmarks. */
     __widgetsReady?: Promise<void>;
@@ -23,7 +22,48 @@ declare global {
 }
 
 const LOAD_FAILED = 'Не удалось загрузить модуль страницы. Обновите страницу.';
-const remoteName = (widget: string) => `widget_${widget.replace(/-/g, '_')}`;
+
+/** The modules every page gets with the loader. */
+const EAGER: Record<EagerHostModule, object> = {
+  react: React,
+  'react-dom': ReactDOM,
+  'react-dom/client': ReactDOMClient,
+  'react/jsx-runtime': JsxRuntime,
+  'react/jsx-dev-runtime': JsxDevRuntime,
+  '@app/contracts/browser': Contracts,
+  '@app/kit': Kit,
+};
+
+/** Chunks of the loader's build, fetched by a page only when one of its widgets imports them. */
+const LAZY: Record<LazyHostModule, () => Promise<object>> = {
+  '@app/kit/forms': () => import('@app/kit/forms'),
+  '@app/kit/dialog': () => import('@app/kit/dialog'),
+  '@app/kit/tabs': () => import('@app/kit/tabs'),
+  '@app/kit/menu': () => import('@app/kit/menu'),
+  '@app/kit/select': () => import('@app/kit/select'),
+};
+
+function createRegistry(): HostRegistry {
+  const loaded = new Map<string, Promise<object>>();
+  const isEager = (name: string): name is EagerHostModule => (HOST_MODULES.eager as readonly string[]).includes(name);
+  const isLazy = (name: string): name is LazyHostModule => (HOST_MODULES.lazy as readonly string[]).includes(name);
+  return {
+    get(name) {
+      if (!isEager(name)) throw new Error(`the page does not supply ${name}`);
+      return EAGER[name];
+    },
+    load(name) {
+      if (isEager(name)) return Promise.resolve(EAGER[name]);
+      if (!isLazy(name)) return Promise.reject(new Error(`the page does not supply ${name}`));
+      let pending = loaded.get(name);
+      if (!pending) {
+        pending = LAZY[name]();
+        loaded.set(name, pending);
+      }
+      return pending;
+    },
+  };
+}
 
 function readManifest(): Record<string, ManifestEntry> {
   const el = document.getElementById('widget-manifest');
@@ -33,10 +73,6 @@ function readManifest(): Record<string, ManifestEntry> {
   } catch {
     return {};
   }
-}
-
-function shared<T>(version: string, lib: T, requiredVersion: string) {
-  return { version, lib: () => lib, shareConfig: { singleton: true, requiredVersion } };
 }
 
 function showFailure(el: HTMLElement): void {
@@ -50,31 +86,17 @@ function showFailure(el: HTMLElement): void {
 }
 
 async function boot(): Promise<void> {
-  // Remotes are built with `externalRuntime`: they use this one runtime core.
-  globalThis._FEDERATION_RUNTIME_CORE ??= runtimeCore;
-
+  (globalThis as Record<string, unknown>)[HOST_GLOBAL] ??= createRegistry();
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
-  const names = [...new Set(elements.map((el) => el.dataset.widget ?? ''))].filter((name) => manifest[name]);
-  const mf = createInstance({
-    name: 'host',
-    remotes: names.map((name) => ({ name: remoteName(name), entry: (manifest[name] as ManifestEntry).entry, type: 'module' })),
-    shared: {
-      react: shared(React.version, React, '^19.0.0'),
-      'react-dom': shared(React.version, ReactDOM, '^19.0.0'),
-      'react-dom/client': shared(React.version, ReactDOMClient, '^19.0.0'),
-      'react/jsx-runtime': shared(React.version, JsxRuntime, '^19.0.0'),
-      zod: shared('4.6.7', zod, '^4.2.0'),
-    },
-  });
-
   await Promise.all(
     elements.map(async (el) => {
       const name = el.dataset.widget ?? '';
       try {
-        if (!manifest[name]) throw new Error(`widget ${name} is not built`);
-        const mod = await mf.loadRemote<WidgetModule>(`${remoteName(name)}/mount`);
-        if (!mod) throw new Error(`widget ${name} has no mount`);
+        const entry = manifest[name]?.entry;
+        if (!entry) throw new Error(`widget ${name} is not built`);
+        const mod = (await import(/* @vite-ignore */ entry)) as WidgetModule;
+        if (typeof mod.mount !== 'function') throw new Error(`widget ${name} has no mount`);
         const props: unknown = JSON.parse(el.dataset.props ?? '{}');
         el.removeAttribute('data-loading');
         mod.mount(el, props);

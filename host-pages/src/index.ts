@@ -51,7 +51,8 @@ export const hostPages = fp<HostPagesOptions>(
       root: opts.loaderDir,
       prefix: '/assets/',
       cacheControl: false,
-      setHeaders: (reply) => void reply.header('cache-control', 'no-cache'),
+      // The loader's chunks (`host-<name>-<hash>.js`) are content-hashed; loader.js and loader.css are revalidated.
+      setHeaders: (reply, file) => void reply.header('cache-control', /[/\\]host-[\w-]+-[\w-]{8}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
     app.get('/assets/favicon.svg', { schema: { hide: true } }, (_req, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),

@@ -1,32 +1,32 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES } from '@app/contracts';
-import { EmailConfirmView } from './EmailConfirm.tsx';
+import { ERROR_CODES } from '@app/contracts/browser';
+import { EmailConfirmView, useCodeForm, type EmailConfirmViewProps } from './EmailConfirm.tsx';
 
 const noop = () => undefined;
 
+/** The overlay in one state: the code form as the container would have it. */
+function EmailConfirmStory({ code, codeErrors, formErrors, busy = false, ...view }: Omit<EmailConfirmViewProps, 'form'> & { code?: string; codeErrors?: string[]; formErrors?: string[]; busy?: boolean }) {
+  const form = useCodeForm({ code, errors: codeErrors ? { code: codeErrors } : undefined, formErrors, onSubmit: () => new Promise(() => undefined) });
+  return <EmailConfirmView {...view} form={{ ...form, busy: busy || form.busy }} />;
+}
+
 const meta = {
   title: 'Widgets/email-confirm',
-  component: EmailConfirmView,
+  component: EmailConfirmStory,
   args: {
     email: 'anna@example.ru',
     supportUrl: 'mailto:support@neurostudio.local',
-    code: '',
-    codeErrors: [],
-    formErrors: [],
-    busy: false,
     confirmed: false,
     resendBusy: false,
     resendIn: 0,
     resendSent: false,
     resendErrors: [],
     loggingOut: false,
-    onCodeChange: noop,
-    onSubmit: noop,
     onResend: noop,
     onLogout: noop,
     onContinue: noop,
   },
-} satisfies Meta<typeof EmailConfirmView>;
+} satisfies Meta<typeof EmailConfirmStory>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

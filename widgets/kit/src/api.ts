@@ -1,4 +1,4 @@
-import { buildPath, UNKNOWN_ERROR_MESSAGE, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts';
+import { buildPath, UNKNOWN_ERROR_MESSAGE, type ClientRoute, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts/browser';
 import { errorMessage, fieldErrors } from './errors.ts';
 import { getToken } from './session.ts';
 
@@ -73,7 +73,7 @@ function withMethodField(body: unknown, method: string): FormData | Record<strin
  * first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
  * Failed replies are read like normal ones: their `text` becomes the error's message.
  */
-export async function call<R extends RouteContract>(route: R, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions = {}): Promise<ResponseOf<R>> {
+export async function call<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions = {}): Promise<ResponseOf<R>> {
   const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown };
   const url = buildPath(route.path, req.params) + toQuery(req.query);
   const spoof = options.spoofMethod === true && route.method !== 'GET' && route.method !== 'POST';

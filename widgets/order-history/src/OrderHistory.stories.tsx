@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
+import type { AutoCharge, SubscriptionRecord } from '@app/contracts/browser';
 import { OrderHistoryView, autoChargeRow, subscriptionRow } from './OrderHistory.tsx';
 
 const noop = () => undefined;

@@ -1,19 +1,21 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
+import { billingEndpoints, type AutoCharge, type SubscriptionRecord } from '@app/contracts/browser';
 import { ApiError, formatDate } from '@app/kit';
 import { OrderHistory } from './OrderHistory.tsx';
-import type { OrderHistoryApi } from './api.ts';
+import { fakeRoute } from '@app/kit/test';
 
 const sub = (over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({ id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T12:00:00Z', updated_at: '2025-03-02T12:30:00Z', ...over });
 const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: 'Продление Стандарт', status: true, amount: 1490, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z', ...over });
 
-function fakeApi(overrides: Partial<OrderHistoryApi> = {}): OrderHistoryApi {
+type Page<T> = { data: T[]; last_page: number };
+type Answer<T> = (request: { query: { page?: unknown } }) => Promise<Page<T>>;
+
+function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCharges?: Answer<AutoCharge> } = {}) {
   return {
-    subscriptions: vi.fn((page: number) => Promise.resolve({ data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 })),
-    autoCharges: vi.fn(() => Promise.resolve({ data: [charge()], last_page: 1 })),
-    ...overrides,
+    subscriptions: fakeRoute(billingEndpoints.subscriptionHistory, overrides.subscriptions ?? ((r) => { const page = Number(r.query.page); return { data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 }; })),
+    autoCharges: fakeRoute(billingEndpoints.autoCharges, overrides.autoCharges ?? (() => ({ data: [charge()], last_page: 1 }))),
   };
 }
 
@@ -32,7 +34,7 @@ describe('OrderHistory', () => {
     const api = fakeApi();
     render(<OrderHistory api={api} />);
     await screen.findByRole('heading', { name: 'Тариф 1' });
-    expect(api.subscriptions).toHaveBeenCalledWith(1);
+    expect(api.subscriptions).toHaveBeenCalledWith({ query: { page: 1 } });
     expect(panel()).toHaveTextContent('990 ₽');
     expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
     const created = formatDate('2025-03-01T12:00:00Z');
@@ -50,7 +52,7 @@ describe('OrderHistory', () => {
     expect(numbers()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '»']);
     await userEvent.click(within(nav).getByRole('button', { name: 'Следующие страницы' }));
     expect(await screen.findByRole('heading', { name: 'Тариф 11' })).toBeInTheDocument();
-    expect(api.subscriptions).toHaveBeenLastCalledWith(11);
+    expect(api.subscriptions).toHaveBeenLastCalledWith({ query: { page: 11 } });
     expect(numbers()).toEqual(['«', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '»']);
     expect(within(nav).getByRole('button', { name: '11' })).toHaveAttribute('aria-current', 'page');
     await userEvent.click(within(nav).getByRole('button', { name: '14' }));
@@ -74,11 +76,11 @@ describe('OrderHistory', () => {
     await screen.findByRole('heading', { name: 'Тариф 1' });
     await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
     expect(await within(panel()).findByText('Списано')).toBeInTheDocument();
-    expect(autoCharges).toHaveBeenCalledWith(1);
+    expect(autoCharges).toHaveBeenCalledWith({ query: { page: 1 } });
     expect(panel()).toHaveTextContent('1 490 ₽');
     await userEvent.click(screen.getByRole('button', { name: '2' }));
     expect(await within(panel()).findByText('Не удалось списать')).toBeInTheDocument();
-    expect(autoCharges).toHaveBeenLastCalledWith(2);
+    expect(autoCharges).toHaveBeenLastCalledWith({ query: { page: 2 } });
   });
 
   it('keeps each tab on its own page', async () => {

@@ -1,6 +1,7 @@
-import { useCallback, useState } from 'react';
-import { BILLING_TEXTS, type AutoCharge, type SubscriptionRecord } from '@app/contracts';
-import { Card, EmptyState, LoadError, Pagination, Skeleton, Tabs, formatAmount, formatDate, useLoad, type LoadState } from '@app/kit';
+import { useState } from 'react';
+import { BILLING_TEXTS, type AutoCharge, type SubscriptionRecord } from '@app/contracts/browser';
+import { Card, EmptyState, LoadError, Pagination, Skeleton, formatAmount, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Tabs } from '@app/kit/tabs';
 import { orderHistoryApi, type OrderHistoryApi } from './api.ts';
 
 export type OrdersTab = 'subscriptions' | 'payments';
@@ -113,13 +114,12 @@ function Empty({ tab, paymentUrl }: { tab: OrdersTab; paymentUrl: string }) {
 
 /** The two tabs of the order history, every state driven by props. */
 export function OrderHistoryView({ tab, page, lastPage, state, paymentUrl, onTabChange, onPageChange, onRetry }: OrderHistoryViewProps) {
-  const label = ORDER_TABS.find((t) => t.id === tab)?.label ?? '';
   const pages = state.status === 'ready' ? state.data.lastPage : lastPage;
   const hasRows = state.status !== 'ready' || state.data.rows.length > 0;
   return (
     <Card className="orders">
-      <Tabs tabs={ORDER_TABS} current={tab} onChange={onTabChange} label="История заказов" />
-      <div className="orders__panel" role="tabpanel" aria-label={label} aria-busy={state.status === 'loading' || undefined}>
+      <Tabs tabs={ORDER_TABS} current={tab} onChange={onTabChange} label="История заказов">
+        <div className="orders__panel" aria-busy={state.status === 'loading' || undefined}>
         {state.status === 'loading' && <Skeleton lines={4} />}
         {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
         {state.status === 'ready' && (state.data.rows.length ? state.data.rows.map((row) => <OrderRecord key={row.id} row={row} />) : <Empty tab={tab} paymentUrl={paymentUrl} />)}
@@ -131,7 +131,8 @@ export function OrderHistoryView({ tab, page, lastPage, state, paymentUrl, onTab
             <Pagination page={page} lastPage={pages} onChange={onPageChange} disabled={state.status === 'loading'} />
           </>
         )}
-      </div>
+        </div>
+      </Tabs>
     </Card>
   );
 }
@@ -145,12 +146,14 @@ export function OrderHistory({ api = orderHistoryApi }: { api?: OrderHistoryApi 
   const [lastPages, setLastPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1 });
   const page = pages[tab];
 
-  const load = useCallback(async (): Promise<OrdersPage> => {
-    const result = tab === 'subscriptions' ? await api.subscriptions(page).then((r) => ({ rows: r.data.map(subscriptionRow), lastPage: r.last_page })) : await api.autoCharges(page).then((r) => ({ rows: r.data.map(autoChargeRow), lastPage: r.last_page }));
-    setLastPages((known) => ({ ...known, [tab]: result.lastPage }));
-    return result;
-  }, [api, tab, page]);
-  const { state, reload } = useLoad(load);
+  const toPage = <T,>(toRow: (record: T) => OrderRow) => (r: { data: T[]; last_page: number }): OrdersPage => ({ rows: r.data.map(toRow), lastPage: r.last_page });
+  // Both tabs keep their queries (switching back shows the cached page); only the shown one is enabled.
+  const subscriptions = useRouteQuery(api.subscriptions, { query: { page: pages.subscriptions } }, { enabled: tab === 'subscriptions', select: toPage(subscriptionRow), placeholderData: (previous) => previous });
+  const payments = useRouteQuery(api.autoCharges, { query: { page: pages.payments } }, { enabled: tab === 'payments', select: toPage(autoChargeRow), placeholderData: (previous) => previous });
+  const shown = tab === 'subscriptions' ? subscriptions : payments;
+  const state: LoadState<OrdersPage> = shown.isPlaceholderData ? { status: 'loading' } : queryState(shown);
+  const known = shown.data?.lastPage;
+  if (known !== undefined && known !== lastPages[tab]) setLastPages((pagesKnown) => ({ ...pagesKnown, [tab]: known }));
 
   return (
     <OrderHistoryView
@@ -161,7 +164,7 @@ export function OrderHistory({ api = orderHistoryApi }: { api?: OrderHistoryApi 
       paymentUrl={PAYMENT_URL}
       onTabChange={setTab}
       onPageChange={(p) => setPages((known) => ({ ...known, [tab]: p }))}
-      onRetry={reload}
+      onRetry={() => void shown.refetch()}
     />
   );
 }

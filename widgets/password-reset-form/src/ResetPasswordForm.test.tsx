@@ -1,15 +1,16 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES } from '@app/contracts';
+import { ERROR_CODES } from '@app/contracts/browser';
 import { ApiError, getToken, setToken } from '@app/kit';
 import { ResetPasswordForm } from './ResetPasswordForm.tsx';
-import type { ResetPasswordApi } from './api.ts';
+import { accountEndpoints } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 
 const link = { token: 'reset-token', email: 'anna@example.ru' };
 
-function fakeApi(overrides: Partial<ResetPasswordApi> = {}): ResetPasswordApi {
-  return { resetPassword: vi.fn().mockResolvedValue({ ok: true }), ...overrides };
+function fakeApi(overrides: { resetPassword?: () => Promise<{ ok: true }> } = {}) {
+  return { resetPassword: fakeRoute(accountEndpoints.resetPassword, overrides.resetPassword ?? { ok: true as const }) };
 }
 
 const password = () => screen.getByLabelText('Новый пароль');
@@ -47,7 +48,7 @@ describe('ResetPasswordForm', () => {
     render(<ResetPasswordForm {...link} api={api} />);
     await fill();
     await submit();
-    expect(api.resetPassword).toHaveBeenCalledWith({ password: 'new-secret-password', password_confirmation: 'new-secret-password', token: 'reset-token', email: 'anna@example.ru' });
+    expect(api.resetPassword).toHaveBeenCalledWith({ body: { password: 'new-secret-password', password_confirmation: 'new-secret-password', token: 'reset-token', email: 'anna@example.ru' } });
     const title = await screen.findByRole('heading', { name: 'Пароль сохранен' });
     expect(title).toHaveFocus();
     expect(screen.getByRole('link', { name: 'Войти' })).toHaveAttribute('href', '/login');

@@ -1,35 +1,40 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_TEXTS, ERROR_CODES, ResetPasswordBodySchema, type WidgetProps } from '@app/contracts';
-import { Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, partitionFieldErrors, type FieldErrors, type FormErrors } from '@app/kit';
+import { useEffect, useRef, useState } from 'react';
+import { ACCOUNT_TEXTS, ERROR_CODES, ResetPasswordBodySchema, type WidgetProps } from '@app/contracts/browser';
+import { Button, Card, clearToken, useRouteMutation } from '@app/kit';
+import { ContractFormView, FormField, useContractForm, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
 
-type Values = { password: string; password_confirmation: string };
+export type ResetPasswordValues = { password: string; password_confirmation: string; token: string; email: string };
 const FIELDS = ['password', 'password_confirmation'] as const;
 
 export interface ResetPasswordFormViewProps {
   /** The account the link was sent to; shown, not edited. */
   email: string;
-  values: Values;
-  fieldErrors: FieldErrors;
-  formErrors: readonly string[];
-  busy: boolean;
+  form: ContractForm<ResetPasswordValues>;
   /** The new password was saved: «Пароль сохранен». */
   saved: boolean;
-  onChange: (field: keyof Values, value: string) => void;
-  onSubmit: () => void;
+}
+
+/** The form: the contract's schema (the link's token and email ride along), with what a story or the container passes. */
+export function useResetPasswordForm(options: { token: string; email: string; onSubmit: (values: ResetPasswordValues) => Promise<unknown>; values?: Partial<ResetPasswordValues>; errors?: Record<string, string[]>; formErrors?: string[] }): ContractForm<ResetPasswordValues> {
+  const form = useContractForm(ResetPasswordBodySchema, {
+    defaultValues: { password: '', password_confirmation: '', ...options.values, token: options.token, email: options.email },
+    fields: FIELDS,
+    onSubmit: options.onSubmit,
+    errors: options.errors,
+    formErrors: options.formErrors,
+  });
+  // A token or email that fails the check means a broken link, whatever the field's own message.
+  return form.formErrors.length && !form.form.formState.isSubmitSuccessful && Object.keys(form.form.formState.errors).some((f) => f === 'token' || f === 'email') ? { ...form, formErrors: [ERROR_CODES.RESET_TOKEN_INVALID.message] } : form;
 }
 
 /** The form and its success message, with every state driven by props. */
-export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, busy, saved, onChange, onSubmit }: ResetPasswordFormViewProps) {
+export function ResetPasswordFormView({ email, form, saved }: ResetPasswordFormViewProps) {
   const savedTitle = useRef<HTMLHeadingElement>(null);
   // The form (and the focused button) goes away: keep the keyboard where the news is.
   useEffect(() => {
     if (saved) savedTitle.current?.focus();
   }, [saved]);
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) onSubmit();
-  };
   const requestAgain = `/password/reset${email ? `?email=${encodeURIComponent(email)}` : ''}`;
   return (
     <Card className="auth-card">
@@ -58,36 +63,15 @@ export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, 
               'Придумайте новый пароль для входа'
             )}
           </p>
-          <form className="form" onSubmit={submit} noValidate>
+          <ContractFormView form={form}>
             {/* Lets password managers save the new password for the right account. */}
-            <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
-            <ErrorList messages={formErrors} />
-            <Field
-              label="Новый пароль"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={values.password}
-              errors={fieldErrors.password}
-              hint="Не короче 8 символов"
-              onChange={(e) => onChange('password', e.target.value)}
-              autoFocus
-              required
-            />
-            <Field
-              label="Повторите пароль"
-              name="password_confirmation"
-              type="password"
-              autoComplete="new-password"
-              value={values.password_confirmation}
-              errors={fieldErrors.password_confirmation}
-              onChange={(e) => onChange('password_confirmation', e.target.value)}
-              required
-            />
-            <Button type="submit" block busy={busy}>
+            <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+            <FormField form={form.form} name="password" label="Новый пароль" type="password" autoComplete="new-password" hint="Не короче 8 символов" autoFocus required />
+            <FormField form={form.form} name="password_confirmation" label="Повторите пароль" type="password" autoComplete="new-password" required />
+            <Button type="submit" block busy={form.busy}>
               Сохранить пароль
             </Button>
-          </form>
+          </ContractFormView>
           <div className="auth-card__footer">
             <span>
               Ссылка не работает? <a href={requestAgain}>Запросить новую</a>
@@ -101,48 +85,14 @@ export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, 
 
 /** Sets a new password with the mailed link's token; every signed-in session of the account ends. */
 export function ResetPasswordForm({ token, email, api = resetPasswordApi }: WidgetProps<'password-reset-form'> & { api?: ResetPasswordApi }) {
-  const [values, setValues] = useState<Values>({ password: '', password_confirmation: '' });
-  const [errors, setErrors] = useState<FormErrors>({ fieldErrors: {}, formErrors: [] });
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-
-  const onChange = (field: keyof Values, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors(({ fieldErrors: { [field]: _, ...rest }, formErrors }) => ({ fieldErrors: rest, formErrors }));
-  };
-
-  const onSubmit = async () => {
-    const parsed = ResetPasswordBodySchema.safeParse({ ...values, token, email });
-    if (!parsed.success) {
-      const { fieldErrors, formErrors } = partitionFieldErrors(issuesToFieldErrors(parsed.error.issues), FIELDS);
-      // A token or email that fails the check means a broken link, whatever the field's own message.
-      setErrors({ fieldErrors, formErrors: formErrors.length ? [ERROR_CODES.RESET_TOKEN_INVALID.message] : [] });
-      return;
-    }
-    setErrors({ fieldErrors: {}, formErrors: [] });
-    setBusy(true);
-    try {
-      await api.resetPassword(parsed.data);
+  const reset = useRouteMutation(api.resetPassword, {
+    onSuccess: () => {
       // The server ended every session of the account, so a stored token is dead.
       clearToken();
       setSaved(true);
-    } catch (err) {
-      setErrors(apiFormErrors(err, FIELDS));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <ResetPasswordFormView
-      email={email}
-      values={values}
-      fieldErrors={errors.fieldErrors}
-      formErrors={errors.formErrors}
-      busy={busy}
-      saved={saved}
-      onChange={onChange}
-      onSubmit={() => void onSubmit()}
-    />
-  );
+    },
+  });
+  const form = useResetPasswordForm({ token, email, onSubmit: (values) => reset.mutateAsync({ body: values }) });
+  return <ResetPasswordFormView email={email} form={form} saved={saved} />;
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type SyntheticEvent } from 'react';
-import { SandboxChargeBodySchema, TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts';
+import { SandboxChargeBodySchema, TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts/browser';
 import { ApiError, Alert, Button, ErrorList, Field, formatRub } from '@app/kit';
 import { sandboxCheckoutApi, type SandboxCheckoutApi } from './api.ts';
 import { postCheckoutMessage } from './frame.ts';
@@ -188,7 +188,7 @@ export function SandboxCheckout({ api = sandboxCheckoutApi, post = postCheckoutM
     }
     setBusy(true);
     try {
-      const reply = await api.charge(parsed.data);
+      const reply = await api.charge({ body: parsed.data });
       if (reply.success) {
         setResult({ status: 'success' });
         post(message('success', null, reply.transaction_id));

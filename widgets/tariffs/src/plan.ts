@@ -1,4 +1,4 @@
-import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts';
+import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
 

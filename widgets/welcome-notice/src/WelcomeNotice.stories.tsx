@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES, WELCOME_GIFT, type WelcomeState } from '@app/contracts';
+import { ERROR_CODES, WELCOME_GIFT, type WelcomeState } from '@app/contracts/browser';
 import { WelcomeNoticeView } from './WelcomeNotice.tsx';
 
 const noop = () => undefined;
