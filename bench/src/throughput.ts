@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from '@app/server/app';
+import { createContext, startContext, stopContext } from '../../server/src/context.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { createDb, type Db } from '../../server/src/db/database.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
@@ -91,8 +92,10 @@ export async function measureThroughput(): Promise<ThroughputReport> {
     rates.push(await measure('hold + settle, 200 wallets', 2_000, POOL, (i) => holdSettle(many[i % many.length] ?? hot, `many-${String(i)}`)));
 
     const config = loadConfig({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true', LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), RUN_WORKERS: 'false' });
-    const app = await buildApp({ config, db, databaseUrl: url, secrets: resolveSecrets(config) });
+    const ctx = createContext({ config, db, databaseUrl: url, secrets: resolveSecrets(config), log: pino({ level: 'silent' }) });
+    const app = await buildApp(ctx);
     await app.ready();
+    await startContext(ctx, { work: false });
     try {
       const plan = await db.selectFrom('tariffs').selectAll().where('subscriptions_type', '=', 1).orderBy('id').executeTakeFirstOrThrow();
       const payers = await newUsers(db, 500);
@@ -100,9 +103,9 @@ export async function measureThroughput(): Promise<ThroughputReport> {
       const invoices: { userId: number; start: PaymentStart }[] = [];
       for (const id of payers) {
         const viewer = { id, email: `bench-${String(id)}@example.ru`, role: 'user' as const, emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' as const };
-        invoices.push({ userId: id, start: await startSubscriptionPayment(app, viewer, plan.id) });
+        invoices.push({ userId: id, start: await startSubscriptionPayment(ctx, viewer, plan.id) });
       }
-      const secret = app.secrets.cloudpaymentsSecret;
+      const secret = ctx.secrets.cloudpaymentsSecret;
       const pay = async (i: number, transactionId: number) => {
         const inv = invoices[i % invoices.length];
         if (!inv) return;
@@ -129,6 +132,7 @@ export async function measureThroughput(): Promise<ThroughputReport> {
       rates.push(await measure('Pay notifications (repeats of handled ones)', invoices.length, 10, (i) => pay(i, 8_000_000 + i)));
     } finally {
       await app.close();
+      await stopContext(ctx);
     }
 
     let consistent = true;

@@ -10,54 +10,25 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { routes as contractRoutes, type RouteContract } from '@app/contracts';
 import { hostPages, renderErrorPage } from '@app/host-pages';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
-import { Jobs, type JobDefinition } from './jobs/queue.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
-import { mailJob } from './mail/mail.job.ts';
-import type { Secrets } from './lib/secrets.ts';
+import type { AppContext } from './context.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { enableMethodSpoofing } from './lib/routes.ts';
-import { pruneRateLimits } from './lib/rate-limit.ts';
-import { defineJob } from './jobs/queue.ts';
+import { limitJsonDepth } from './lib/json-body.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
 import healthRoutes from './features/health/health.routes.ts';
 import billingRoutes from './features/billing/billing.routes.ts';
-import { expireSubscriptionsJob } from './features/billing/billing.jobs.ts';
 import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
 import notificationRoutes from './features/payments/notifications.routes.ts';
-import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
-import { cancelCpSubscriptionJob } from './features/payments/payments.jobs.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
-import { SandboxCloudPaymentsApi, runSandboxRenewals } from './features/payments/sandbox/sandbox.engine.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
-import { telegramPollJob } from './features/welcome/welcome.jobs.ts';
-import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: Config;
-    db: Db;
-    mailer: Mailer;
-    jobs: Jobs;
-    /** CloudPayments' API, or the sandbox's stand-in when no keys are configured. */
-    cloudpayments: CloudPaymentsApi;
-    /** Telegram's Bot API, or the sandbox's stand-in when no bot token is configured. */
-    telegram: TelegramClient;
+    /** The application context routes hand to services (never the Fastify instance itself). */
+    ctx: AppContext;
   }
-}
-
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  /** The connection string of `db`, for the job queue's own pool. */
-  databaseUrl: string;
-  secrets: Secrets;
-  /** Seconds between job polls; tests lower it. */
-  jobPollSeconds?: number;
-  /** The process logger (main); tests leave it unset. */
-  loggerInstance?: FastifyBaseLogger;
 }
 
 /** Content-Security-Policy: only what the pages load. */
@@ -85,17 +56,18 @@ function cspDirectives(config: Config): Record<string, string[]> {
 }
 
 const externalPlugins = fp(
-  async (app: FastifyInstance, deps: AppDeps) => {
+  async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+    limitJsonDepth(app);
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(helmet, {
-      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(deps.config) },
+      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(ctx.config) },
       crossOriginEmbedderPolicy: false,
-      hsts: deps.config.publicUrl.startsWith('https://'),
+      hsts: ctx.config.publicUrl.startsWith('https://'),
     });
     await app.register(rateLimit, {
       global: true,
-      max: deps.config.rateLimitPerMinute,
+      max: ctx.config.rateLimitPerMinute,
       timeWindow: '1 minute',
       allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
       errorResponseBuilder: () => ({ statusCode: 429, status: 'error', text: 'Слишком много запросов. Попробуйте позже', code: 'RATE_LIMITED' }),
@@ -117,63 +89,44 @@ const externalPlugins = fp(
   { name: 'external' },
 );
 
-const appPlugins = fp(
-  async (app: FastifyInstance, deps: AppDeps) => {
-    app.decorate('config', deps.config);
-    app.decorate('db', deps.db);
-    app.decorate('secrets', deps.secrets);
-    app.decorate('mailer', createMailer({ smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom, dataDir: deps.config.dataDir, log: app.log }));
-    const jobs = new Jobs(deps.databaseUrl, app.log);
-    app.decorate('jobs', jobs);
-    const { cloudpayments: cp, telegram } = deps.config;
-    app.decorate<CloudPaymentsApi>('cloudpayments', cp.sandbox ? new SandboxCloudPaymentsApi(app) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret));
-    app.decorate<TelegramClient>('telegram', telegram.botToken ? new HttpTelegramClient(telegram.apiUrl, telegram.botToken) : new SandboxTelegramClient(app));
-    const definitions: JobDefinition<never>[] = [
-      mailJob(app),
-      defineJob({ name: 'maintenance.rate-limits', cron: '17 * * * *', handler: async () => { await pruneRateLimits(app.db); } }),
-      expireSubscriptionsJob(app),
-      cancelCpSubscriptionJob(app),
-    ];
-    // The sandbox charges due renewals itself, as CloudPayments would.
-    if (cp.sandbox) definitions.push(defineJob({ name: 'sandbox.renewals', cron: '* * * * *', retryLimit: 0, handler: async () => {
-        await runSandboxRenewals(app);
-      } }));
-    if (telegram.botToken && !telegram.webhookSecret) definitions.push(telegramPollJob(app));
-    jobs.register(definitions);
-    app.addHook('onReady', () => jobs.start({ work: deps.config.runWorkers, pollingIntervalSeconds: deps.jobPollSeconds }));
-    app.addHook('onClose', async () => {
-      await jobs.stop();
-      app.mailer.close();
-    });
+const contextPlugin = fp(
+  async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+    app.decorate('ctx', ctx);
     await app.register(authPlugin);
   },
-  { name: 'db' },
+  { name: 'context' },
 );
 
 /** Every contract route, for spoofing and the route inventory test. */
 export const ALL_CONTRACTS: RouteContract[] = Object.values(contractRoutes).flatMap((group) => Object.values(group) as RouteContract[]);
 
-/** Builds the whole HTTP app; `main` and the tests both call it. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: { level: deps.config.logLevel } }),
-    trustProxy: deps.config.trustProxy,
+/**
+ * Builds the HTTP app over a context (`main` and the tests both call it). The context's job
+ * queue is started and stopped by whoever built the context, not by the app.
+ */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  // Fastify's own logger type: routes and hooks see the context's pino logger as it.
+  const loggerInstance: FastifyBaseLogger = ctx.log;
+  const app: FastifyInstance = Fastify({
+    loggerInstance,
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(externalPlugins, deps);
-  await app.register(appPlugins, deps);
+  await app.register(externalPlugins, { ctx });
+  await app.register(contextPlugin, { ctx });
   installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status));
 
+  enableMethodSpoofing(app, ALL_CONTRACTS);
   await app.register(healthRoutes);
   await app.register(hostPages, {
-    widgetsDir: deps.config.widgetsDir,
-    loaderDir: deps.config.loaderDir,
-    devServers: deps.config.widgetDevServers,
-    context: (req) => pageContext(app, req),
+    widgetsDir: ctx.config.widgetsDir,
+    loaderDir: ctx.config.loaderDir,
+    devServers: ctx.config.widgetDevServers,
+    context: (req) => pageContext(ctx, req),
   });
   await app.register(accountsRoutes);
   await app.register(billingRoutes);
@@ -181,7 +134,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
-  enableMethodSpoofing(app, ALL_CONTRACTS);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;

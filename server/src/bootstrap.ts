@@ -31,7 +31,7 @@ export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}
     databaseUrl = embedded.url;
     log.info({ port: config.embeddedPgPort, dir: config.dataDir }, 'embedded PostgreSQL started (DATABASE_URL is not set)');
   }
-  const db = createDb(databaseUrl, config.databasePoolSize);
+  const db = createDb(databaseUrl, { poolSize: config.databasePoolSize, ...config.database, onError: (err) => log.warn({ err }, 'database connection lost') });
   try {
     if (opts.migrate !== false) {
       const applied = await migrateToLatest(db);

@@ -57,6 +57,9 @@ const EnvSchema = z
     DATA_DIR: z.string().default('./.data'),
     DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     DATABASE_POOL_SIZE: int(10, 1, 200),
+    DATABASE_STATEMENT_TIMEOUT_MS: int(30_000, 100, 3_600_000),
+    DATABASE_CONNECT_TIMEOUT_MS: int(5_000, 100, 600_000),
+    DATABASE_MAX_WAITING: int(500, 1, 100_000),
     EMBEDDED_PG_PORT: int(54329, 1024, 65535),
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SESSION_TTL_DAYS: int(30, 1, 365),
@@ -115,6 +118,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Limits that keep a lost or frozen database from hanging requests (answered 503 instead). */
+  database: { statementTimeoutMs: number; connectTimeoutMs: number; maxWaiting: number };
   embeddedPgPort: number;
   appSecret: string | undefined;
   sessionTtlDays: number;
@@ -176,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: fromRoot(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    database: { statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, maxWaiting: e.DATABASE_MAX_WAITING },
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     appSecret: e.APP_SECRET,
     sessionTtlDays: e.SESSION_TTL_DAYS,

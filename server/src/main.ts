@@ -1,21 +1,24 @@
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError } from './config.ts';
+import { createContext, startContext, stopContext } from './context.ts';
 
-/** Starts the web server with workers (RUN_WORKERS) on the embedded default or DATABASE_URL. */
+/** Starts the web server, with the job workers unless RUN_WORKERS=false, on the embedded default or DATABASE_URL. */
 async function main(): Promise<void> {
   const runtime = await bootstrap();
   const { config } = runtime;
-  const app = await buildApp({ ...runtime, loggerInstance: runtime.log });
+  const ctx = createContext(runtime);
+  const app = await buildApp(ctx);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    ctx.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
     try {
       await app.close();
+      await stopContext(ctx);
       await runtime.close();
     } finally {
       process.exit(0);
@@ -23,9 +26,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await startContext(ctx, { work: config.runWorkers });
   await app.listen({ host: config.host, port: config.port });
-  app.log.info(
-    { url: config.publicUrl, payments: config.cloudpayments.sandbox ? 'sandbox' : 'cloudpayments', mail: config.smtpUrl ? 'smtp' : `${config.dataDir}/mail` },
+  ctx.log.info(
+    { url: config.publicUrl, payments: config.cloudpayments.sandbox ? 'sandbox' : 'cloudpayments', mail: config.smtpUrl ? 'smtp' : `${config.dataDir}/mail`, workers: config.runWorkers },
     `Нейростудия is running at ${config.publicUrl}`,
   );
 }

@@ -1,19 +1,20 @@
-import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
+import { createContext, startContext, stopContext } from './context.ts';
 
 /**
- * Runs the job workers alone (mail, renewals in the sandbox, expiry, Telegram polling), so web
- * processes (RUN_WORKERS=false) and workers scale apart. Serves no HTTP.
+ * Runs the job workers alone (mail, payment jobs, renewals in the sandbox, expiry, Telegram
+ * polling), so web processes (RUN_WORKERS=false) and workers scale apart. It builds only the
+ * application context: no HTTP app, no pages, no API documentation.
  */
 const runtime = await bootstrap({ seed: false });
-const app = await buildApp({ ...runtime, config: { ...runtime.config, runWorkers: true }, loggerInstance: runtime.log });
-await app.ready();
-app.log.info('workers are running');
+const ctx = createContext(runtime);
+await startContext(ctx, { work: true });
+ctx.log.info('workers are running');
 let closing = false;
 const shutdown = async () => {
   if (closing) return;
   closing = true;
-  await app.close();
+  await stopContext(ctx);
   await runtime.close();
   process.exit(0);
 };

@@ -21,6 +21,8 @@ export const UserSchema = z.object({
   email_confirmed: z.boolean(),
   role: RoleSchema,
   balances: BalancesSchema,
+  /** Seconds until a new confirmation code may be requested (0: now); 0 once the email is confirmed. */
+  resend_in: z.number().int().min(0),
 });
 export type User = z.infer<typeof UserSchema>;
 
@@ -32,6 +34,11 @@ export const AuthResultSchema = z.object({
 export type AuthResult = z.infer<typeof AuthResultSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true) });
+
+export const ResetCheckQuerySchema = z.object({
+  token: z.string().max(200).default(''),
+  email: z.string().max(254).default(''),
+});
 
 export const accountRoutes = {
   csrfCookie: defineRoute({
@@ -86,6 +93,15 @@ export const accountRoutes = {
     tags: ['accounts'],
     body: ResetRequestBodySchema,
     response: OkSchema,
+  }),
+  resetCheck: defineRoute({
+    method: 'GET',
+    path: '/api/new/reset_password/check',
+    access: 'public',
+    summary: 'Whether a reset link (token and email) can still set a password: unused and not expired',
+    tags: ['accounts'],
+    query: ResetCheckQuerySchema,
+    response: z.object({ valid: z.boolean() }),
   }),
   resetPassword: defineRoute({
     ...accountPaths.resetPassword,

@@ -39,6 +39,14 @@ export const SubscribeCheckSchema = z.object({
   /** The current plan was cancelled and runs to `active_until`. */
   cancelled: z.boolean(),
   active_until: TimestampSchema.nullable(),
+  /** The current plan is in its trial period (it ends at `next_charge_at`). */
+  trial: z.boolean(),
+  /** The last renewal charge of the current plan failed; CloudPayments retries it. */
+  past_due: z.boolean(),
+  /** When the current plan is charged next (end of the trial or of the period), unless cancelled. */
+  next_charge_at: TimestampSchema.nullable(),
+  /** What that charge will be, in roubles. */
+  next_charge_amount: z.number().nullable(),
 });
 export type SubscribeCheck = z.infer<typeof SubscribeCheckSchema>;
 
@@ -75,6 +83,18 @@ export const SubscriptionRecordSchema = z.object({
   updated_at: TimestampSchema,
 });
 export type SubscriptionRecord = z.infer<typeof SubscriptionRecordSchema>;
+
+/** A one-off package purchase («Заказы» → «Пакеты»). */
+export const PackagePurchaseSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.enum(['paid', 'refunded', 'partially_refunded']),
+  amount: z.number(),
+  currency_provider: z.string(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type PackagePurchase = z.infer<typeof PackagePurchaseSchema>;
 
 export const AutoChargeSchema = z.object({
   id: z.number().int(),
@@ -173,6 +193,15 @@ export const billingRoutes = {
     tags: ['billing'],
     query: PageQuerySchema,
     response: paginated(SubscriptionRecordSchema),
+  }),
+  packagePurchases: defineRoute({
+    method: 'GET',
+    path: '/api/new/subscribe/packages',
+    access: 'user',
+    summary: 'Paid one-off package purchases, one record per page',
+    tags: ['billing'],
+    query: PageQuerySchema,
+    response: paginated(PackagePurchaseSchema),
   }),
   autoCharges: defineRoute({
     ...billingPaths.autoCharges,

@@ -1,5 +1,6 @@
-import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
+import { createContext, startContext, stopContext } from '../context.ts';
+import { currentSubscriptionByEmail } from '../features/accounts/users.queries.ts';
 import { runSandboxRenewals } from '../features/payments/sandbox/sandbox.engine.ts';
 
 /**
@@ -9,30 +10,24 @@ import { runSandboxRenewals } from '../features/payments/sandbox/sandbox.engine.
  */
 const email = process.argv[2]?.trim().toLowerCase();
 const runtime = await bootstrap({ seed: false });
-const app = await buildApp({ ...runtime, config: { ...runtime.config, runWorkers: false }, loggerInstance: runtime.log });
+const ctx = createContext(runtime);
 let failed = false;
 try {
-  await app.ready();
-  if (!app.config.cloudpayments.sandbox) throw new Error('CloudPayments keys are configured: renewals are charged by CloudPayments, not the sandbox.');
+  await startContext(ctx, { work: false });
+  if (!ctx.config.cloudpayments.sandbox) throw new Error('CloudPayments keys are configured: renewals are charged by CloudPayments, not the sandbox.');
   let subscriptionId: number | undefined;
   if (email) {
-    const sub = await app.db
-      .selectFrom('subscriptions')
-      .innerJoin('users', 'users.id', 'subscriptions.user_id')
-      .select('subscriptions.id')
-      .where('users.email', '=', email)
-      .where('subscriptions.status', 'in', ['active', 'past_due', 'cancelled'])
-      .executeTakeFirst();
+    const sub = await currentSubscriptionByEmail(ctx.db, email);
     if (!sub) throw new Error(`У пользователя ${email} нет текущей подписки.`);
     subscriptionId = sub.id;
   }
-  const result = await runSandboxRenewals(app, subscriptionId);
+  const result = await runSandboxRenewals(ctx, subscriptionId);
   console.log(`Списано: ${String(result.charged)}, не удалось списать: ${String(result.failed)}.`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   failed = true;
 } finally {
-  await app.close();
+  await stopContext(ctx);
   await runtime.close();
 }
 // Exit explicitly with the outcome: nothing left running may keep the process alive or decide its code.

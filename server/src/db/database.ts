@@ -1,24 +1,134 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
 import type { AccountTables } from '../features/accounts/accounts.table.ts';
 import type { WalletTables } from '../features/wallet/wallet.table.ts';
 import type { BillingTables } from '../features/billing/billing.table.ts';
+import type { JobTables } from '../jobs/jobs.table.ts';
 
 // int8 (ids, balances, sums) as numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Every table, from each feature's `.table.ts`. */
-export interface DB extends AccountTables, WalletTables, BillingTables {}
+export interface DB extends AccountTables, WalletTables, BillingTables, JobTables {}
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
 /** A query function that may run inside or outside a transaction. */
 export type Executor = Db | Tx;
 
-export function createDb(connectionString: string, poolSize: number): Db {
-  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
-  // A broken idle connection must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+export interface DbOptions {
+  /** Connections in the pool. */
+  poolSize: number;
+  /** Server-side limit of one statement (`statement_timeout`); the client gives up a little later. */
+  statementTimeoutMs?: number;
+  /** How long a request waits for a connection (to open one, or for one to come free). */
+  connectTimeoutMs?: number;
+  /** Requests allowed to wait for a connection at once; more are refused at once. */
+  maxWaiting?: number;
+  /** Where connection failures are reported (they are also answered as 503 by the routes). */
+  onError?: (err: Error) => void;
+}
+
+/** The database cannot serve now (connection lost, timed out, queue full): answered as 503, never a crash. */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/**
+ * SQLSTATE classes and codes that mean "the database is not reachable or not answering":
+ * 08 connection exceptions, 57P01–57P03 shutdown/termination, 57014 statement timeout or cancel,
+ * 53300 too many connections.
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|the database system is (starting up|shutting down)/i;
+
+/** Whether an error (or its cause) says the database is unavailable rather than that a query is wrong. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DatabaseUnavailableError) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || /^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT)$/.test(code))) return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The pool kysely draws connections from, guarded: a full wait queue is refused at once, and a
+ * connection whose query failed because the connection broke (or timed out on the client side)
+ * is destroyed on release instead of going back to the pool half-dead.
+ */
+class GuardedPool implements PostgresPool {
+  // Kysely opens a side connection with these to cancel a running query.
+  readonly Client = pg.Client;
+  get options(): object {
+    return this.pool.options;
+  }
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    if (this.pool.waitingCount >= this.maxWaiting) throw new DatabaseUnavailableError('too many requests are waiting for a database connection');
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw new DatabaseUnavailableError(`no database connection: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    let broken: Error | undefined;
+    // Not async: kysely's streaming passes a cursor and expects it back synchronously.
+    const query = (...args: unknown[]): unknown => {
+      const result = (client.query as (...a: unknown[]) => unknown)(...args);
+      if (!(result instanceof Promise)) return result;
+      return result.catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) broken ??= err as Error;
+        throw err;
+      });
+    };
+    return {
+      query: query as PostgresPoolClient['query'],
+      release: () => client.release(broken),
+      get processID() {
+        return (client as { processID?: number }).processID;
+      },
+    };
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/**
+ * The application's database. Connection loss is survived: every connection has an `error`
+ * listener (pg emits `error` on a checked-out client when its backend dies; unheard, it ends
+ * the process), broken connections are replaced, and the failures reach routes as errors that
+ * `isDatabaseUnavailable` recognises (503). Statements, connecting and waiting are time-limited.
+ */
+export function createDb(connectionString: string, options: number | DbOptions): Db {
+  const opts: DbOptions = typeof options === 'number' ? { poolSize: options } : options;
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 30_000;
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    statement_timeout: statementTimeoutMs,
+    // A frozen server or a silent network never answers: give up on the client side too.
+    query_timeout: statementTimeoutMs + 5_000,
+    keepAlive: true,
+  });
+  const report = (err: Error) => opts.onError?.(err);
+  // A broken idle connection: the pool drops it.
+  pool.on('error', report);
+  // A connection that breaks while checked out emits on the client itself.
+  pool.on('connect', (client) => client.on('error', report));
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: new GuardedPool(pool, opts.maxWaiting ?? opts.poolSize * 50) }) });
 }

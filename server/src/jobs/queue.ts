@@ -1,65 +1,142 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { CompiledQuery } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
+import type { AnyJob, JobDefinition } from './job.ts';
+import { recordJobFailure } from './jobs.queries.ts';
 
-/** A kind of background work: its queue name, handler and optional cron schedule. */
-export interface JobDefinition<T extends object = object> {
-  name: string;
-  handler: (data: T) => Promise<void>;
-  /** Cron expression (UTC) to enqueue the job periodically. */
-  cron?: string;
-  retryLimit?: number;
+/** The channel a committed `send` wakes the workers on (NOTIFY is delivered at commit). */
+const WAKE_CHANNEL = 'ns_jobs';
+
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists exactly when the data that caused it commits. */
+  tx?: Executor;
+  startAfter?: Date;
 }
 
-export const defineJob = <T extends object>(job: JobDefinition<T>): JobDefinition<T> => job;
-
 /**
- * The Postgres-backed queue (pg-boss in the app's own database). `send` can enqueue inside a
- * kysely transaction, so a job exists exactly when the data that caused it was committed.
+ * The Postgres-backed queue (pg-boss in the app's own database) over typed job definitions.
+ * Workers poll, and are also woken by a NOTIFY that `send` issues in the sender's transaction,
+ * so a job starts right after its cause commits, in this process or another one.
  */
 export class Jobs {
   private readonly boss: PgBoss;
-  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private readonly definitions = new Map<string, AnyJob>();
+  private readonly workerIds = new Map<string, string[]>();
+  private listener: pg.Client | null = null;
+  private stopping = false;
+  private ctx: AppContext | null = null;
 
-  constructor(connectionString: string, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Logger,
+    definitions: readonly AnyJob[],
+  ) {
     this.boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss', application_name: 'jobs' });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+    for (const job of definitions) this.definitions.set(job.name, job);
   }
 
-  register(jobs: readonly JobDefinition<never>[]): void {
-    for (const job of jobs) this.definitions.set(job.name, job);
-  }
-
-  /** Starts the queue; with `work`, also the workers and schedules. */
-  async start(opts: { work: boolean; pollingIntervalSeconds?: number }): Promise<void> {
+  /**
+   * Starts the queue (creating the queues of every job); with `work`, also runs the workers and
+   * schedules of the jobs `ctx` enables.
+   */
+  async start(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
+    this.ctx = ctx;
     await this.boss.start();
     for (const job of this.definitions.values()) {
-      await this.boss.createQueue(job.name, { name: job.name, retryLimit: job.retryLimit ?? 5, retryBackoff: true, retryDelay: 5 });
+      const { retries, retryDelaySeconds, backoff, expireInSeconds, policy } = job.options;
+      await this.boss.createQueue(job.name, { name: job.name, policy, retryLimit: retries, retryDelay: retryDelaySeconds, retryBackoff: backoff, expireInSeconds });
     }
     if (!opts.work) return;
     for (const job of this.definitions.values()) {
-      await this.boss.work<object>(job.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 }, async (batch) => {
-        for (const item of batch) {
-          try {
-            await job.handler(item.data as never);
-          } catch (err) {
-            this.log.error({ err, job: job.name, id: item.id }, 'job failed');
-            throw err;
-          }
-        }
-      });
+      if (job.enabled && !job.enabled(ctx)) continue;
+      const ids: string[] = [];
+      for (let i = 0; i < job.options.concurrency; i++) {
+        ids.push(await this.boss.work<object>(job.name, { pollingIntervalSeconds: opts.pollSeconds ?? 2, batchSize: 1, includeMetadata: true }, ([item]) => (item ? this.run(job, item) : Promise.resolve())));
+      }
+      this.workerIds.set(job.name, ids);
       if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC', singletonKey: job.name });
+    }
+    await this.listen();
+  }
+
+  private async run(job: AnyJob, item: PgBoss.JobWithMetadata): Promise<void> {
+    const ctx = this.ctx;
+    if (!ctx) throw new Error('the queue is not started');
+    const signal = AbortSignal.timeout(job.options.expireInSeconds * 1000);
+    try {
+      await job.run(ctx, job.payload.parse(item.data), { id: item.id, attempt: item.retryCount + 1, signal });
+    } catch (err) {
+      const final = item.retryCount >= item.retryLimit;
+      this.log.error({ err, job: job.name, id: item.id, attempt: item.retryCount + 1, final }, 'job failed');
+      if (final) {
+        await recordJobFailure(ctx.db, { jobId: item.id, queue: job.name, payload: item.data, error: err, attempts: item.retryCount + 1 }).catch((recordErr: unknown) =>
+          this.log.error({ err: recordErr, job: job.name, id: item.id }, 'could not record a failed job'),
+        );
+      }
+      throw err;
     }
   }
 
-  /** Enqueues a job, inside `tx` when given. */
-  async send(name: string, data: object, tx?: Executor, options: { singletonKey?: string; startAfter?: Date } = {}): Promise<void> {
-    const db = tx ? { executeSql: async (text: string, values: unknown[]) => tx.executeQuery(CompiledQuery.raw(text, values)) } : undefined;
-    await this.boss.send(name, data, { ...options, ...(db ? { db } : {}) });
+  /** Enqueues `payload` for `job` (checked against its schema), inside `opts.tx` when given; answers the job id (null when a singleton key kept it out). */
+  async send<S extends z.ZodType>(job: JobDefinition<S>, payload: z.input<S>, opts: SendOptions = {}): Promise<string | null> {
+    if (!this.definitions.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+    const data: z.output<S> = job.payload.parse(payload);
+    const options: PgBoss.SendOptions = { ...(opts.startAfter ? { startAfter: opts.startAfter } : {}), ...(job.singletonKey ? { singletonKey: job.singletonKey(data) } : {}) };
+    const tx = opts.tx;
+    if (tx) {
+      const db = { executeSql: async (text: string, values: unknown[]) => tx.executeQuery(CompiledQuery.raw(text, values)) };
+      const id = await this.boss.send(job.name, data as object, { ...options, db });
+      await tx.executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [WAKE_CHANNEL, job.name]));
+      return id;
+    }
+    const id = await this.boss.send(job.name, data as object, options);
+    await this.boss.getDb().executeSql('select pg_notify($1, $2)', [WAKE_CHANNEL, job.name]);
+    return id;
+  }
+
+  /** Wakes the workers of `name` in this process (all queues when omitted). */
+  private wake(name?: string): void {
+    const ids = name ? (this.workerIds.get(name) ?? []) : [...this.workerIds.values()].flat();
+    for (const id of ids) this.boss.notifyWorker(id);
+  }
+
+  /** LISTENs for committed sends; reconnects after a lost connection, then wakes every worker once. */
+  private async listen(): Promise<void> {
+    if (this.stopping || this.workerIds.size === 0) return;
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'jobs-wake', keepAlive: true });
+    const retry = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      client.end().catch(() => undefined);
+      if (!this.stopping) setTimeout(() => void this.listen(), 1000).unref();
+    };
+    client.on('error', (err) => {
+      this.log.warn({ err }, 'job wake-up connection lost');
+      retry();
+    });
+    client.on('end', retry);
+    client.on('notification', (msg) => this.wake(msg.payload));
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${WAKE_CHANNEL}`);
+      this.wake();
+    } catch (err) {
+      this.log.warn({ err }, 'job wake-up connection failed');
+      retry();
+    }
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorCode, type ErrorEnvelope, type ErrorText } from '@app/contracts';
 import { AppError } from './app-error.ts';
+import { isDatabaseUnavailable } from '../db/database.ts';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -43,6 +44,13 @@ export function installErrorHandler(app: FastifyInstance, renderPageError: (req:
     }
     if (error.validation) {
       return sendError(reply, 'VALIDATION', fieldMessages(error.validation.map((v) => ({ instancePath: v.instancePath, message: ERROR_CODES.VALIDATION.message }))));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Lost, frozen or saturated database: a clear, retryable answer; the pool replaces broken connections.
+      req.log.warn({ err: error }, 'database unavailable');
+      void reply.header('retry-after', '5');
+      if (!req.url.startsWith('/api') && !req.url.startsWith('/sanctum')) return renderPageError(req, reply, 503);
+      return sendError(reply, 'SERVICE_UNAVAILABLE');
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return sendError(reply, mapped);

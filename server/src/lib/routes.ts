@@ -81,17 +81,14 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
 
 /**
  * Laravel-style method spoofing: a POST whose body has `_method: PATCH|PUT|DELETE` is handled
- * as that method. For paths that have such routes and no POST of their own, a POST route is
- * registered that only dispatches.
+ * as that method, through the full pipeline of the target route. Only paths that have such a
+ * route pay for the check: call this before the routes are registered. For those paths without
+ * a POST of their own, a POST route is registered that only dispatches.
  */
 export function enableMethodSpoofing(app: FastifyInstance, contracts: readonly RouteContract[]): void {
+  const spoofable = new Set(contracts.filter((c) => SPOOFABLE.has(c.method)).map((c) => c.path));
   const postPaths = new Set(contracts.filter((c) => c.method === 'POST').map((c) => c.path));
-  for (const path of new Set(contracts.filter((c) => SPOOFABLE.has(c.method)).map((c) => c.path))) {
-    if (postPaths.has(path)) continue;
-    app.post(path, { schema: { hide: true } }, () => Promise.reject(new AppError('METHOD_NOT_ALLOWED')));
-  }
-  app.addHook('preValidation', async (req, reply) => {
-    if (req.method !== 'POST') return;
+  const dispatch = async (req: FastifyRequest, reply: FastifyReply) => {
     const spoofed = spoofedMethod(req.body);
     if (!spoofed) return;
     const { _method: _, ...payload } = req.body as Record<string, unknown>;
@@ -111,6 +108,18 @@ export function enableMethodSpoofing(app: FastifyInstance, contracts: readonly R
       }
     }
     return reply.code(res.statusCode).send(res.rawPayload);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST') || !spoofable.has(route.url)) return;
+    const existing = route.preValidation;
+    route.preValidation = [dispatch, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+  });
+  void app.register(async (scope) => {
+    for (const path of spoofable) {
+      if (postPaths.has(path)) continue;
+      scope.post(path, { schema: { hide: true } }, () => Promise.reject(new AppError('METHOD_NOT_ALLOWED')));
+    }
   });
 }
 

@@ -11,12 +11,6 @@ export interface Secrets {
   cloudpaymentsSecret: string;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    secrets: Secrets;
-  }
-}
-
 /** APP_SECRET, or one generated once and kept in DATA_DIR so sessions survive restarts. */
 export function resolveSecrets(config: Config): Secrets {
   let appSecret = config.appSecret;

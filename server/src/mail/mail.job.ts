@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { defineJob } from '../jobs/queue.ts';
-import type { MailMessage } from './mailer.ts';
+import { defineJob } from '../jobs/job.ts';
+import { MailMessageSchema } from './mailer.ts';
 
-export const MAIL_JOB = 'mail.send';
-
-/** Outgoing mail is a job: enqueued with the data that caused it, retried if SMTP fails. */
-export const mailJob = (app: FastifyInstance) =>
-  defineJob<MailMessage>({
-    name: MAIL_JOB,
-    retryLimit: 8,
-    handler: (message) => app.mailer.send(message),
-  });
+/**
+ * Outgoing mail is a job: enqueued with the data that caused it, retried if SMTP fails. Eight
+ * run at once per worker process, so a burst of registrations gets its codes in seconds.
+ */
+export const mailJob = defineJob({
+  name: 'mail.send',
+  payload: MailMessageSchema,
+  options: { retries: 8, concurrency: 8, expireInSeconds: 120 },
+  run: (ctx, message) => ctx.mailer.send(message),
+});

@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
+export const MailMessageSchema = z.object({
+  to: z.email(),
+  subject: z.string().min(1).max(300),
+  text: z.string(),
+  html: z.string(),
+});
+export type MailMessage = z.infer<typeof MailMessageSchema>;
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -20,7 +22,7 @@ export interface Mailer {
  * SMTP when `smtpUrl` is set; otherwise each message is written as one `.eml` file to
  * `<dataDir>/mail/` and its subject logged, so a local user can read codes and links.
  */
-export function createMailer(opts: { smtpUrl: string | undefined; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: { smtpUrl: string | undefined; from: string; dataDir: string; log: Pick<Logger, 'info'> }): Mailer {
   if (opts.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
     return {

@@ -8,14 +8,14 @@ function layout(title: string, bodyHtml: string): string {
   return `<!doctype html><html lang="ru"><body style="font-family:Arial,sans-serif;color:#1f2330;background:#f5f6fb;padding:24px">
 <div style="max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px">
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${bodyHtml}
-<p style="color:#6b7080;font-size:12px;margin-top:32px">Вы получили это письмо, потому что ваш адрес указан в аккаунте ${PRODUCT}. Если это были не вы, просто проигнорируйте письмо.</p>
+<p style="color:#6b7080;font-size:12px;margin-top:32px">Вы получили это письмо, потому что ваш адрес указан в аккаунте Нейростудии. Если это были не вы, просто проигнорируйте письмо.</p>
 </div></body></html>`;
 }
 
 export function confirmationCodeMail(to: string, code: string, validMinutes: number): MailMessage {
   return {
     to,
-    subject: `${code} — код подтверждения почты ${PRODUCT}`,
+    subject: `${code} — код подтверждения почты Нейростудии`,
     text: `Ваш код подтверждения: ${code}\n\nВведите его на сайте, чтобы подтвердить почту. Код действует ${String(validMinutes)} минут.`,
     html: layout(
       'Подтвердите почту',
@@ -27,7 +27,7 @@ export function confirmationCodeMail(to: string, code: string, validMinutes: num
 export function passwordResetMail(to: string, link: string, validMinutes: number): MailMessage {
   return {
     to,
-    subject: `Сброс пароля ${PRODUCT}`,
+    subject: `Сброс пароля — ${PRODUCT}`,
     text: `Чтобы задать новый пароль, откройте ссылку:\n${link}\n\nСсылка действует ${String(validMinutes)} минут и работает один раз.`,
     html: layout(
       'Сброс пароля',

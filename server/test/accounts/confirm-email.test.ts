@@ -284,3 +284,30 @@ describe('POST /api/new/confirm_email/resend', () => {
     expect(codeMails(victim.email)).toHaveLength(0);
   });
 });
+
+describe('GET /api/new/user: when a new code may be requested', () => {
+  const resendIn = async (user: Pick<TestUser, 'token'>) => ((await call(t.app, { url: '/api/new/user', token: user.token })).data.json as { resend_in: number }).resend_in;
+
+  it('right after registration the resend waits its minute, as the server would refuse it', async () => {
+    const email = `fresh-${String(Date.now())}@example.ru`;
+    const reg = await call(t.app, { method: 'POST', url: '/api/new/register', payload: { email, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery' }, csrf: true, remoteAddress: nextIp() });
+    expect(reg.statusCode).toBe(200);
+    const token = (reg.data.json as { token: string; user: { resend_in: number } }).token;
+    expect((reg.data.json as { user: { resend_in: number } }).user.resend_in).toBeGreaterThan(55);
+    const wait = await resendIn({ token });
+    expect(wait).toBeGreaterThan(55);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await resend({ token })).statusCode).toBe(429);
+  });
+
+  it('is 0 once the minute has passed (and the resend then works), and 0 for a confirmed email', async () => {
+    const user = await newUser(t.db, { confirmed: false });
+    expect(await resendIn(user)).toBe(0);
+    expect((await resend(user)).statusCode).toBe(200);
+    expect(await resendIn(user)).toBeGreaterThan(55);
+    await ageCodes(user.id);
+    expect(await resendIn(user)).toBe(0);
+    const confirmed = await newUser(t.db);
+    expect(await resendIn(confirmed)).toBe(0);
+  });
+});

@@ -304,3 +304,44 @@ describe('POST /api/new/reset_password {password, password_confirmation, token, 
     expect(unknown.data).toMatchObject({ status: 'error', code: 'NOT_FOUND', text: 'Не найдено' });
   });
 });
+
+describe('GET /api/new/reset_password/check?token=&email=', () => {
+  const checkLink = (query: string) => call(t.app, { url: `${URL_PATH}/check${query}` });
+
+  it('says whether the mailed link can still set a password: yes until used, then no', async () => {
+    const user = await newUser(t.db);
+    expect((await requestReset(user.email)).statusCode).toBe(200);
+    const link = new URL(await t.smtp.resetLink(user.email));
+    const token = link.pathname.split('/').pop() ?? '';
+    const query = `?token=${token}&email=${encodeURIComponent(user.email)}`;
+    expect((await checkLink(query)).data).toEqual({ status: 'success', json: { valid: true } });
+    // Checking does not use the link up.
+    expect((await checkLink(query)).data.json).toEqual({ valid: true });
+    // Another account's email with this token is not valid.
+    const other = await newUser(t.db);
+    expect((await checkLink(`?token=${token}&email=${encodeURIComponent(other.email)}`)).data.json).toEqual({ valid: false });
+    expect((await setPassword({ password: 'brand-new-secret', password_confirmation: 'brand-new-secret', token, email: user.email })).statusCode).toBe(200);
+    expect((await checkLink(query)).data.json).toEqual({ valid: false });
+  });
+
+  it('an expired link is not valid', async () => {
+    const user = await newUser(t.db);
+    expect((await requestReset(user.email)).statusCode).toBe(200);
+    const token = new URL(await t.smtp.resetLink(user.email)).pathname.split('/').pop() ?? '';
+    await t.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    expect((await checkLink(`?token=${token}&email=${encodeURIComponent(user.email)}`)).data.json).toEqual({ valid: false });
+  });
+
+  it('answers not valid to missing or made-up parameters, and 400 to hostile ones, changing nothing', async () => {
+    for (const query of ['', '?token=', '?email=a@b.ru', '?token=abc&email=a@b.ru', `?token=${'x'.repeat(150)}&email=${encodeURIComponent("' or 1=1 --")}`]) {
+      const res = await checkLink(query);
+      expect(res.statusCode).toBe(200);
+      expect(res.data.json).toEqual({ valid: false });
+    }
+    const huge = await checkLink(`?token=${'x'.repeat(500)}&email=a@b.ru`);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.data.status).toBe('error');
+    const repeated = await checkLink('?token=a&token=b&email=a@b.ru');
+    expect(repeated.statusCode).toBe(400);
+  });
+});

@@ -23,7 +23,7 @@ describe('signature', () => {
     const other = payFields(invoice, user);
     const body = new URLSearchParams(Object.fromEntries(Object.entries(other).map(([k, v]) => [k, String(v)]))).toString();
     const { signNotification } = await import('../../src/features/payments/cloudpayments.ts');
-    const stale = await notify(t.app, 'pay', fields, { sign: false, headers: { 'content-hmac': signNotification(t.app.secrets.cloudpaymentsSecret, body) } });
+    const stale = await notify(t.app, 'pay', fields, { sign: false, headers: { 'content-hmac': signNotification(t.ctx.secrets.cloudpaymentsSecret, body) } });
     const onlyOneBad = await notify(t.app, 'pay', fields, { headers: { 'x-content-hmac': 'AAAA' } });
     for (const res of [forged, missing, stale, onlyOneBad]) {
       expect(res.status).toBe(401);
@@ -43,7 +43,7 @@ describe('signature', () => {
     const { signNotification } = await import('../../src/features/payments/cloudpayments.ts');
     const fields = payFields(invoice, user);
     const body = new URLSearchParams(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]))).toString();
-    const secret = t.app.secrets.cloudpaymentsSecret;
+    const secret = t.ctx.secrets.cloudpaymentsSecret;
     const contentOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'content-hmac': signNotification(secret, body) } });
     expect(contentOnly).toMatchObject({ status: 200, code: 0 });
     const decodedOnly = await notify(t.app, 'check', fields, { sign: false, headers: { 'x-content-hmac': signNotification(secret, decodeURIComponent(body.replace(/\+/g, ' '))) } });
@@ -81,9 +81,9 @@ describe('Check', () => {
   it('refuses a renewal charge of a cancelled plan', async () => {
     const user = await newUser(t.db);
     const { cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
-    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: cpSubscriptionId };
+    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: cpSubscriptionId };
     expect((await notify(t.app, 'check', renewal)).code).toBe(0);
-    await notify(t.app, 'recurrent', { Id: cpSubscriptionId, AccountId: String(user.id), Status: 'Cancelled', Amount: '2490.00', SuccessfulTransactionsNumber: 1, FailedTransactionsNumber: 0 });
+    await notify(t.app, 'recurrent', { Id: cpSubscriptionId, AccountId: String(user.id), Status: 'Cancelled', Amount: '2490.00', Currency: 'RUB', SuccessfulTransactionsNumber: 1, FailedTransactionsNumber: 0 });
     expect((await notify(t.app, 'check', renewal)).code).toBe(13);
   });
 });
@@ -116,9 +116,9 @@ describe('Pay', () => {
   it('Recurrent before Pay: a cancellation that came first still holds after the Pay', async () => {
     const user = await newUser(t.db);
     const invoice = await startPayment(t.app, user, catalog.monthly);
-    const recurrent = await notify(t.app, 'recurrent', { Id: 'sc_early_1', AccountId: String(user.id), Status: 'Active', Amount: '2490.00', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 });
+    const recurrent = await notify(t.app, 'recurrent', { Id: 'sc_early_1', AccountId: String(user.id), Status: 'Active', Amount: '2490.00', Currency: 'RUB', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 });
     expect(recurrent.code).toBe(0);
-    const cancelled = await notify(t.app, 'recurrent', { Id: 'sc_early_1', AccountId: String(user.id), Status: 'Cancelled', Amount: '2490.00', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 });
+    const cancelled = await notify(t.app, 'recurrent', { Id: 'sc_early_1', AccountId: String(user.id), Status: 'Cancelled', Amount: '2490.00', Currency: 'RUB', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 });
     expect(cancelled.code).toBe(0);
     expect((await notify(t.app, 'pay', payFields(invoice, user, { SubscriptionId: 'sc_early_1' }))).code).toBe(0);
     const sub = await subscriptionOf(user.id);
@@ -132,14 +132,14 @@ describe('Pay', () => {
     const invoice = await startPayment(t.app, user, catalog.monthly);
     await notify(t.app, 'recurrent', { Id: 'sc_link_1', AccountId: String(user.id), Status: 'Active', Amount: '2490.00' });
     expect((await notify(t.app, 'pay', payFields(invoice, user))).code).toBe(0);
-    const renewal = await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: 'sc_link_1' });
+    const renewal = await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: 'sc_link_1' });
     expect(renewal.code).toBe(0);
     expect((await walletState(t.db, user.id)).balance.words).toBe(2_000_000);
   });
 
   it('a renewal for an unknown subscription asks to retry (13) and credits nothing', async () => {
     const user = await newUser(t.db);
-    const res = await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: 'sc_nobody' });
+    const res = await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: 'sc_nobody' });
     expect(res.code).toBe(13);
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: 0, media: 0 });
   });
@@ -176,7 +176,7 @@ describe('Fail', () => {
   it('a renewal Fail is a failed auto-charge and puts the plan past due', async () => {
     const user = await newUser(t.db);
     const { cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
-    const fields = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: cpSubscriptionId, Reason: 'InsufficientFunds', ReasonCode: 5051 };
+    const fields = { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: cpSubscriptionId, Reason: 'InsufficientFunds', ReasonCode: 5051 };
     expect((await notify(t.app, 'fail', fields)).code).toBe(0);
     expect((await notify(t.app, 'fail', fields)).code).toBe(0);
     const charges = await call(t.app, { url: '/api/new/subscribe/payments?page=1', token: user.token });
@@ -195,7 +195,7 @@ describe('Recurrent', () => {
   it('Rejected after failed charges ends auto-renewal; the plan runs to its end', async () => {
     const user = await newUser(t.db);
     const { cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
-    const res = await notify(t.app, 'recurrent', { Id: cpSubscriptionId, AccountId: String(user.id), Status: 'Rejected', Amount: '2490.00', SuccessfulTransactionsNumber: 1, FailedTransactionsNumber: 3 });
+    const res = await notify(t.app, 'recurrent', { Id: cpSubscriptionId, AccountId: String(user.id), Status: 'Rejected', Amount: '2490.00', Currency: 'RUB', SuccessfulTransactionsNumber: 1, FailedTransactionsNumber: 3 });
     expect(res.code).toBe(0);
     const sub = await subscriptionOf(user.id);
     expect(sub.status).toBe('cancelled');
@@ -209,7 +209,7 @@ describe('Refund', () => {
     const user = await newUser(t.db);
     const { invoice } = await subscribe(t.app, user, catalog.trial);
     const paid = await t.db.selectFrom('invoices').select('transaction_id').where('id', '=', invoice.payment_id).executeTakeFirstOrThrow();
-    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: '99.00', AccountId: String(user.id), InvoiceId: String(invoice.payment_id) };
+    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: '99.00', Currency: 'RUB', AccountId: String(user.id), InvoiceId: String(invoice.payment_id) };
     expect((await notify(t.app, 'refund', refund)).code).toBe(0);
     expect((await notify(t.app, 'refund', refund)).code).toBe(0);
     const wallet = await walletState(t.db, user.id);
@@ -230,7 +230,7 @@ describe('Refund', () => {
     const hold = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 3_300, idempotencyKey: `spend-${String(user.id)}` });
     await settleHold(t.db, hold, 3_300);
     expect((await walletState(t.db, user.id)).balance.media).toBe(200);
-    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '390.00', AccountId: String(user.id) };
+    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '390.00', Currency: 'RUB', AccountId: String(user.id) };
     expect((await notify(t.app, 'refund', refund)).code).toBe(0);
     const wallet = await walletState(t.db, user.id);
     expect(wallet.balance.media).toBe(0);
@@ -243,7 +243,7 @@ describe('Refund', () => {
     const invoice = await startPayment(t.app, user, catalog.wordsPack);
     const pay = payFields(invoice, user);
     await notify(t.app, 'pay', pay);
-    await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '145.00', AccountId: String(user.id) });
+    await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '145.00', Currency: 'RUB', AccountId: String(user.id) });
     expect((await walletState(t.db, user.id)).balance.words).toBe(1_000_000 + 50_000);
     expect((await invoiceStatus(invoice.payment_id)).status).toBe('paid');
   });
@@ -256,7 +256,7 @@ describe('Refund', () => {
     expect((await notify(t.app, 'pay', pay)).code).toBe(0);
     expect((await walletState(t.db, user.id)).balance.words).toBe(1_000_000 + 100_000);
     // CloudPayments' Cancel names the cancelled payment by its own TransactionId.
-    const cancel = { TransactionId: pay.TransactionId, Amount: '290.00', AccountId: String(user.id), InvoiceId: String(invoice.payment_id) };
+    const cancel = { TransactionId: pay.TransactionId, Amount: '290.00', Currency: 'RUB', AccountId: String(user.id), InvoiceId: String(invoice.payment_id) };
     expect((await notify(t.app, 'cancel', cancel)).code).toBe(0);
     expect((await notify(t.app, 'cancel', cancel)).code).toBe(0);
     const wallet = await walletState(t.db, user.id);
@@ -269,10 +269,10 @@ describe('Refund', () => {
   it('a refunded renewal takes back that period’s tokens', async () => {
     const user = await newUser(t.db);
     const { cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
-    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: cpSubscriptionId };
+    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: cpSubscriptionId };
     await notify(t.app, 'pay', renewal);
     expect((await walletState(t.db, user.id)).balance.words).toBe(2_000_000);
-    await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: renewal.TransactionId, Amount: '2490.00', AccountId: String(user.id) });
+    await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: renewal.TransactionId, Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id) });
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: 1_000_000, media: 3_000 });
   });
 });

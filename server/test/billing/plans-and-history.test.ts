@@ -131,19 +131,19 @@ describe('dashboard status and expiry', () => {
     const { cpSubscriptionId } = await subscribe(t.app, renewing, catalog.monthly);
     const past = new Date(Date.now() - 3_600_000);
     await t.db.updateTable('subscriptions').set({ period_end: past }).where('user_id', 'in', [cancelled.id, renewing.id]).execute();
-    await expireSubscriptions(t.app);
+    await expireSubscriptions(t.ctx);
     const statusOf = async (userId: number) => (await t.db.selectFrom('subscriptions').select('status').where('user_id', '=', userId).executeTakeFirstOrThrow()).status;
     expect(await statusOf(cancelled.id)).toBe('expired');
     expect(await statusOf(renewing.id)).toBe('active');
     expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toMatchObject({ status: true, days_left: 0, past_due: false });
     // The late renewal arrives: a new period from the old end.
-    await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(renewing.id), SubscriptionId: cpSubscriptionId });
+    await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(renewing.id), SubscriptionId: cpSubscriptionId });
     const renewed = await t.db.selectFrom('subscriptions').select(['status', 'period_end']).where('user_id', '=', renewing.id).executeTakeFirstOrThrow();
     expect(renewed.status).toBe('active');
     expect((renewed.period_end?.getTime() ?? 0) - past.getTime()).toBeGreaterThan(27 * 86_400_000);
     // Without a renewal, it expires after the grace.
     await t.db.updateTable('subscriptions').set({ period_end: new Date(Date.now() - 49 * 3_600_000) }).where('user_id', '=', renewing.id).execute();
-    await expireSubscriptions(t.app);
+    await expireSubscriptions(t.ctx);
     expect(await statusOf(renewing.id)).toBe('expired');
     expect((await call(t.app, { url: '/api/new/subscribe/check_user', token: renewing.token })).data.json).toEqual({ status: false, subscription: null, days_left: 0, past_due: false });
     const log = await t.db.selectFrom('subscription_log').select('cause').where('user_id', '=', renewing.id).orderBy('id').execute();
@@ -182,7 +182,7 @@ describe('GET /api/payment/cloudpayments/status', () => {
     const invoice = await startPayment(t.app, user, catalog.wordsPack);
     const status = (id: number, token = user.token) => call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(id)}`, token });
     expect((await status(invoice.payment_id)).data.json).toEqual({ payment_id: invoice.payment_id, kind: 'package', status: 'pending' });
-    await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '290.00', InvoiceId: String(invoice.payment_id), AccountId: String(user.id) });
+    await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '290.00', Currency: 'RUB', InvoiceId: String(invoice.payment_id), AccountId: String(user.id) });
     expect((await status(invoice.payment_id)).data.json).toMatchObject({ status: 'paid' });
     const stranger = await newUser(t.db);
     expect((await status(invoice.payment_id, stranger.token)).statusCode).toBe(404);

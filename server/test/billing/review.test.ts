@@ -35,7 +35,7 @@ describe('retries', () => {
   it('a renewal answered 13 while its subscription was unknown is applied when CloudPayments retries it', async () => {
     const user = await newUser(t.db);
     const invoice = await startPayment(t.app, user, catalog.monthly);
-    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: 'sc_retry_later' };
+    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: 'sc_retry_later' };
     // The first Pay is still being retried by CloudPayments (our server failed it earlier).
     expect((await notify(t.app, 'pay', renewal)).code).toBe(13);
     expect((await notify(t.app, 'pay', payFields(invoice, user, { SubscriptionId: 'sc_retry_later' }))).code).toBe(0);
@@ -54,7 +54,7 @@ describe('retries', () => {
     await subscribe(t.app, user, catalog.monthly);
     const invoice = await startPayment(t.app, user, catalog.wordsPack);
     const pay = payFields(invoice, user);
-    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '290.00', AccountId: String(user.id) };
+    const refund = { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: '290.00', Currency: 'RUB', AccountId: String(user.id) };
     expect((await notify(t.app, 'refund', refund)).code).not.toBe(0);
     expect((await notify(t.app, 'pay', pay)).code).toBe(0);
     expect((await notify(t.app, 'refund', refund)).code).toBe(0);
@@ -71,7 +71,7 @@ describe('refund arithmetic', () => {
     const { invoice } = await subscribe(t.app, user, catalog.monthly);
     const paid = await invoiceOf(invoice.payment_id);
     for (const amount of ['1245.00', '1245.00']) {
-      expect((await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: amount, AccountId: String(user.id) })).code).toBe(0);
+      expect((await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: amount, Currency: 'RUB', AccountId: String(user.id) })).code).toBe(0);
     }
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: 0, media: 0 });
     expect((await invoiceOf(invoice.payment_id)).status).toBe('refunded');
@@ -86,7 +86,7 @@ describe('refund arithmetic', () => {
     const pay = payFields(invoice, user);
     await notify(t.app, 'pay', pay);
     for (const amount of ['96.67', '96.67', '96.66']) {
-      expect((await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: amount, AccountId: String(user.id) })).code).toBe(0);
+      expect((await notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: pay.TransactionId, Amount: amount, Currency: 'RUB', AccountId: String(user.id) })).code).toBe(0);
     }
     const wallet = await walletState(t.db, user.id);
     expect(wallet.balance.words).toBe(1_000_000);
@@ -139,7 +139,7 @@ describe('races', () => {
     // Plays a renewal Pay in flight: it has locked the plan and is about to credit the wallet.
     await t.db.transaction().execute(async (tx) => {
       await tx.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).forUpdate().execute();
-      refund = notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: '2490.00', AccountId: String(user.id) });
+      refund = notify(t.app, 'refund', { TransactionId: nextTransactionId(), PaymentTransactionId: paid.transaction_id ?? 0, Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id) });
       await waitForLockWaiter();
       await credit(tx, { userId: user.id, kind: 'words', reason: 'subscription_grant', idempotencyKey: `renewal-race-${String(user.id)}` }, 1_000_000);
     });
@@ -214,7 +214,7 @@ describe('Check of renewals', () => {
   it('a renewal charge that carries the first invoice id is checked as a renewal, as Pay treats it', async () => {
     const user = await newUser(t.db);
     const { invoice, cpSubscriptionId } = await subscribe(t.app, user, catalog.monthly);
-    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', AccountId: String(user.id), SubscriptionId: cpSubscriptionId, InvoiceId: String(invoice.payment_id) };
+    const renewal = { TransactionId: nextTransactionId(), Amount: '2490.00', Currency: 'RUB', AccountId: String(user.id), SubscriptionId: cpSubscriptionId, InvoiceId: String(invoice.payment_id) };
     expect((await notify(t.app, 'check', renewal)).code).toBe(0);
     expect((await notify(t.app, 'pay', renewal)).code).toBe(0);
     expect((await walletState(t.db, user.id)).balance.words).toBe(2_000_000);
@@ -244,7 +244,7 @@ describe('out of order', () => {
   it('a stale Active Recurrent after Cancelled does not revive auto-renewal', async () => {
     const user = await newUser(t.db);
     const invoice = await startPayment(t.app, user, catalog.monthly);
-    const recurrent = { Id: 'sc_stale_active', AccountId: String(user.id), Amount: '2490.00', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 };
+    const recurrent = { Id: 'sc_stale_active', AccountId: String(user.id), Amount: '2490.00', Currency: 'RUB', SuccessfulTransactionsNumber: 0, FailedTransactionsNumber: 0 };
     expect((await notify(t.app, 'recurrent', { ...recurrent, Status: 'Cancelled' })).code).toBe(0);
     // The Active one was sent first but delivered late (a retry).
     expect((await notify(t.app, 'recurrent', { ...recurrent, Status: 'Active' })).code).toBe(0);

@@ -13,7 +13,7 @@ describe('subscription with a trial', () => {
   it('charges first_amount, grants the plan tokens and makes the plan current', async () => {
     const user = await newUser(t.db);
     const check = await call(t.app, { url: '/api/new/subscribe/check', token: user.token });
-    expect(check.data.json).toEqual({ subscriptions: null, first: true, card: null, cancelled: false, active_until: null });
+    expect(check.data.json).toEqual({ subscriptions: null, first: true, card: null, cancelled: false, active_until: null, trial: false, past_due: false, next_charge_at: null, next_charge_amount: null });
 
     const invoice = await startPayment(t.app, user, catalog.trial);
     expect(invoice.amount).toBe(99);
@@ -27,7 +27,11 @@ describe('subscription with a trial', () => {
     expect(pay).toMatchObject({ status: 200, code: 0 });
 
     const after = await call(t.app, { url: '/api/new/subscribe/check', token: user.token });
-    expect(after.data.json).toMatchObject({ subscriptions: catalog.trial.id, first: false, card: '•••• 4242', cancelled: false });
+    expect(after.data.json).toMatchObject({ subscriptions: catalog.trial.id, first: false, card: '•••• 4242', cancelled: false, trial: true, past_due: false, next_charge_amount: 490 });
+    // The trial ends, and the monthly amount is charged, three days from now.
+    const checked = after.data.json as { next_charge_at: string; active_until: string };
+    expect(checked.next_charge_at).toBe(checked.active_until);
+    expect(Math.round((new Date(checked.next_charge_at).getTime() - Date.now()) / 86_400_000)).toBe(3);
     const status = await call(t.app, { url: '/api/new/subscribe/check_user', token: user.token });
     expect(status.data.json).toEqual({ status: true, subscription: { name: 'Старт' }, days_left: 3, past_due: false });
     const me = await call(t.app, { url: '/api/new/user', token: user.token });

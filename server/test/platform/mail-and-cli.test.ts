@@ -49,7 +49,7 @@ describe('mail without SMTP_URL', () => {
   });
 
   it('writes each message as one .eml file in DATA_DIR/mail and logs it; the code in it confirms the email', async () => {
-    const info = vi.spyOn(t.app.log, 'info');
+    const info = vi.spyOn(t.ctx.log, 'info');
     const register = await call(t.app, {
       method: 'POST',
       url: '/api/new/register',
@@ -62,7 +62,7 @@ describe('mail without SMTP_URL', () => {
     const [first = ''] = await emlFilesTo('local@example.ru', 1);
     const mail = await readEml(first);
     expect(mail.to).toBe('local@example.ru');
-    expect(mail.subject).toMatch(/^\d{6} — код подтверждения почты Нейростудия$/);
+    expect(mail.subject).toMatch(/^\d{6} — код подтверждения почты Нейростудии$/);
     const code = /^(\d{6})/.exec(mail.subject)?.[1] ?? '';
     expect(mail.text).toContain(`Ваш код подтверждения: ${code}`);
 

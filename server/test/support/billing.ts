@@ -42,7 +42,7 @@ export async function notify(
 ) {
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
   const body = opts.encoding === 'json' ? JSON.stringify(clean) : new URLSearchParams(clean).toString();
-  const secret = opts.secret ?? app.secrets.cloudpaymentsSecret;
+  const secret = opts.secret ?? app.ctx.secrets.cloudpaymentsSecret;
   const headers: Record<string, string> = {
     'content-type': opts.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
     ...(opts.sign === false

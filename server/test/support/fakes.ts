@@ -77,6 +77,12 @@ export function fakeCloudPaymentsApi(publicId: string, apiSecret: string): FakeS
       const id = (req.body as { Id?: unknown } | undefined)?.Id;
       return typeof id === 'string' && id.startsWith('sc_') ? { status: 200, body: { Success: true, Message: null } } : { status: 200, body: { Success: false, Message: 'Subscription not found' } };
     }
+    if (req.path === '/payments/refund') {
+      const body = (req.body ?? {}) as { TransactionId?: unknown; Amount?: unknown };
+      return typeof body.TransactionId === 'number' && typeof body.Amount === 'number' && body.Amount > 0
+        ? { status: 200, body: { Success: true, Message: null, Model: { TransactionId: body.TransactionId + 1 } } }
+        : { status: 200, body: { Success: false, Message: 'Invalid refund' } };
+    }
     if (req.path === '/test') return { status: 200, body: { Success: true, Message: 'bd6353c3-0ed6-4a65-946f-083664bf8dbd' } };
     return { status: 404, body: { Success: false, Message: 'Not found' } };
   });

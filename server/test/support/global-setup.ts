@@ -1,8 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import pino from 'pino';
 import { createDb } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { Jobs } from '../../src/jobs/queue.ts';
+import PgBoss from 'pg-boss';
 import { isAlive } from '../../src/db/embedded.ts';
 import { adminConnection, databaseUrl, withAdmin } from './postgres.ts';
 
@@ -41,9 +40,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const db = createDb(url, 2);
   await migrateToLatest(db);
   await db.destroy();
-  const jobs = new Jobs(url, pino({ level: 'silent' }));
-  await jobs.start({ work: false });
-  await jobs.stop();
+  // The job queue's schema, so each copy starts with it.
+  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', max: 2 });
+  await boss.start();
+  await boss.stop({ close: true, timeout: 1000 });
   await withAdmin(adminUrl, (client) => client.query(`alter database "${template}" is_template true`));
 
   project.provide('pgAdminUrl', adminUrl);

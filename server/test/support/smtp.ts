@@ -15,17 +15,24 @@ export class TestSmtp {
   private readonly waiters: (() => void)[] = [];
   private server: SMTPServer;
   port = 0;
+  /** Messages being received right now, and the most at once so far (mail delivery runs in parallel). */
+  inFlight = 0;
+  maxInFlight = 0;
 
-  constructor() {
+  /** `delayMs` holds every message that long before accepting it, as a slow mail server would. */
+  constructor(private readonly delayMs = 0) {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
+        this.inFlight += 1;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          PostalMime.parse(Buffer.concat(chunks))
+          new Promise((resolve) => setTimeout(resolve, this.delayMs))
+            .then(() => PostalMime.parse(Buffer.concat(chunks)))
             .then((mail) => {
               this.messages.push({
                 to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
@@ -36,7 +43,10 @@ export class TestSmtp {
               for (const wake of this.waiters.splice(0)) wake();
               callback();
             })
-            .catch((err: unknown) => callback(err as Error));
+            .catch((err: unknown) => callback(err as Error))
+            .finally(() => {
+              this.inFlight -= 1;
+            });
         });
       },
     });

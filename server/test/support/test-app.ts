@@ -5,6 +5,8 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { createContext, startContext, stopContext, type AppContext } from '../../src/context.ts';
+import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { resolveSecrets } from '../../src/lib/secrets.ts';
@@ -13,6 +15,8 @@ import { TestSmtp } from './smtp.ts';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The application context the app's routes and jobs use. */
+  ctx: AppContext;
   db: Db;
   config: Config;
   smtp: TestSmtp;
@@ -27,6 +31,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Run the job workers (mail delivery and the rest); on by default. */
   workers?: boolean;
+  /** Milliseconds the test SMTP server holds each message (a slow mail server). */
+  smtpDelayMs?: number;
 }
 
 /** A copy of the migrated template database for one test file. */
@@ -45,7 +51,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 /** The whole app on its own database, with a real SMTP server receiving its mail. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const smtp = new TestSmtp();
+  const smtp = new TestSmtp(opts.smtpDelayMs);
   const smtpUrl = await smtp.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-data-'));
   const config = loadConfig({
@@ -61,11 +67,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   });
-  const db = createDb(database.url, config.databasePoolSize);
-  const app = await buildApp({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), jobPollSeconds: 0.5 });
+  const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });
+  const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: pino({ level: config.logLevel }) });
+  const app = await buildApp(ctx);
   await app.ready();
+  await startContext(ctx, { work: config.runWorkers, pollSeconds: 0.5 });
   const t: TestApp = {
     app,
+    ctx,
     db,
     config,
     smtp,
@@ -81,6 +90,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     },
     async close() {
       await app.close();
+      await stopContext(ctx);
       await db.destroy();
       await smtp.stop();
       await database.drop();

@@ -115,7 +115,7 @@ describe('welcome gift in the sandbox (no bot token)', () => {
     const { linkTelegram } = await import('../../src/features/welcome/welcome.service.ts');
     const users = await Promise.all([newUser(t.db), newUser(t.db), newUser(t.db)]);
     const codes = await Promise.all(users.map(async (u) => new URL((await state(t, u)).bot_url, 'http://x').searchParams.get('start') ?? ''));
-    const results = await Promise.all(codes.map((code) => linkTelegram(t.app, code, 555_999_000)));
+    const results = await Promise.all(codes.map((code) => linkTelegram(t.ctx, code, 555_999_000)));
     expect(results.filter((r) => r === 'linked')).toHaveLength(1);
     expect(results.filter((r) => r === 'taken')).toHaveLength(2);
   });
@@ -126,8 +126,8 @@ describe('welcome gift in the sandbox (no bot token)', () => {
     await t.db.updateTable('users').set({ telegram_id: 555_000_111 }).where('id', '=', first.id).execute();
     const { linkTelegram } = await import('../../src/features/welcome/welcome.service.ts');
     const code = new URL((await state(t, second)).bot_url, 'http://x').searchParams.get('start') ?? '';
-    expect(await linkTelegram(t.app, code, 555_000_111)).toBe('taken');
-    expect(await linkTelegram(t.app, 'no-such-code', 1)).toBe('unknown-code');
+    expect(await linkTelegram(t.ctx, code, 555_000_111)).toBe('taken');
+    expect(await linkTelegram(t.ctx, 'no-such-code', 1)).toBe('unknown-code');
     expect((await state(t, second)).linked).toBe(false);
   });
 });
@@ -212,7 +212,7 @@ describe('welcome gift with the Telegram Bot API', () => {
     const code = new URL((await state(t, user)).bot_url).searchParams.get('start') ?? '';
     bot.respond((req) => (req.path.endsWith('/getUpdates') ? { status: 200, body: { ok: true, result: [startUpdate(`/start ${code}`, 31337)] } } : { status: 200, body: { ok: true, result: true } }));
     try {
-      expect(await pollTelegram(t.app)).toBe(1);
+      expect(await pollTelegram(t.ctx)).toBe(1);
       // Bot API: allowed_updates is an array of update types.
       expect(bot.requests.find((r) => r.path.endsWith('/getUpdates'))?.body).toMatchObject({ allowed_updates: ['message'] });
     } finally {

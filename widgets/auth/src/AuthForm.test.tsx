@@ -7,7 +7,7 @@ import { AuthForm } from './AuthForm.tsx';
 import { accountEndpoints } from '@app/contracts/browser';
 import { fakeRoute } from '@app/kit/test';
 
-const result = { token: 'ns_token', user: { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 } } };
+const result = { token: 'ns_token', user: { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 }, resend_in: 60 } };
 
 type Answer = () => Promise<typeof result>;
 

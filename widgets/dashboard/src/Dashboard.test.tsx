@@ -7,7 +7,7 @@ import { fakeRoute } from '@app/kit/test';
 import { Dashboard, iconImage, safeHref } from './Dashboard.tsx';
 
 const props = widgetProps.dashboard.parse({});
-const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 } };
+const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 }, resend_in: 0 };
 const card: DashboardCard = { id: 1, link: '/ai-products', icon: '🎨', name: 'Картинки', description: 'Рисуйте словами' };
 
 type Answer = () => Promise<unknown>;

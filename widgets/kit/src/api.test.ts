@@ -35,7 +35,7 @@ function stubFetch(...replies: (Response | Error)[]): Mock<(...args: FetchArgs) 
 const headersOf = (init: RequestInit | undefined) => (init?.headers ?? {}) as Record<string, string>;
 const urls = (fetchMock: Mock<(...args: FetchArgs) => Promise<Response>>) => fetchMock.mock.calls.map(([url]) => url);
 
-const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 10000, media: 3 } };
+const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 10000, media: 3 }, resend_in: 0 };
 
 beforeEach(clearCookie);
 afterEach(() => {

@@ -17,6 +17,6 @@ export const tariff = (id: number): Tariff => {
   return found;
 };
 
-export const NO_PLAN: SubscribeCheck = { subscriptions: null, first: true, card: null, cancelled: false, active_until: null };
-export const ON_PRO: SubscribeCheck = { subscriptions: 2, first: false, card: '•••• 4242', cancelled: false, active_until: '2025-06-15T12:00:00Z' };
-export const PRO_CANCELLED: SubscribeCheck = { ...ON_PRO, cancelled: true };
+export const NO_PLAN: SubscribeCheck = { subscriptions: null, first: true, card: null, cancelled: false, active_until: null, trial: false, past_due: false, next_charge_at: null, next_charge_amount: null };
+export const ON_PRO: SubscribeCheck = { subscriptions: 2, first: false, card: '•••• 4242', cancelled: false, active_until: '2025-06-15T12:00:00Z', trial: false, past_due: false, next_charge_at: '2025-06-15T12:00:00Z', next_charge_amount: 990 };
+export const PRO_CANCELLED: SubscribeCheck = { ...ON_PRO, cancelled: true, next_charge_at: null, next_charge_amount: null };

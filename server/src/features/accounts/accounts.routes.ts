@@ -4,60 +4,63 @@ import { mountRoute } from '../../lib/routes.ts';
 import { issueCsrfCookie } from './csrf.ts';
 import { clearSessionCookie, setSessionCookie } from './auth.plugin.ts';
 import { revokeSession } from './sessions.queries.ts';
-import { confirmEmail, currentUser, login, register, requestPasswordReset, resendEmailCode, resetPassword } from './accounts.service.ts';
+import { confirmEmail, currentUser, isResetLinkValid, login, register, requestPasswordReset, resendEmailCode, resetPassword } from './accounts.service.ts';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
 export default async function accountsRoutes(app: FastifyInstance): Promise<void> {
-  const secure = app.config.publicUrl.startsWith('https://');
+  const { ctx } = app;
+  const secure = ctx.config.publicUrl.startsWith('https://');
 
   mountRoute(app, accountRoutes.csrfCookie, async ({ reply }) => {
-    issueCsrfCookie(reply, app.secrets.appSecret, secure);
+    issueCsrfCookie(reply, ctx.secrets.appSecret, secure);
     void reply.code(204);
     return null;
   });
 
   mountRoute(app, accountRoutes.register, async ({ req, reply, body }) => {
-    const { session, user } = await register(app, body, meta(req));
+    const { session, user } = await register(ctx, body, meta(req));
     setSessionCookie(reply, session, secure);
     return { token: session.bearer, user };
   });
 
   mountRoute(app, accountRoutes.login, async ({ req, reply, body }) => {
-    const { session, user } = await login(app, body, meta(req));
+    const { session, user } = await login(ctx, body, meta(req));
     setSessionCookie(reply, session, secure);
     return { token: session.bearer, user };
   });
 
   mountRoute(app, accountRoutes.logout, async ({ reply, viewer }) => {
-    if (viewer) await revokeSession(app.db, viewer.sessionId);
+    if (viewer) await revokeSession(ctx.db, viewer.sessionId);
     clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
 
   /** Sign-out for plain links (the overlay's and the header's): revokes the session, back to /login. */
   app.get('/logout', { schema: { hide: true } }, async (req, reply) => {
-    if (req.viewer) await revokeSession(app.db, req.viewer.sessionId);
+    if (req.viewer) await revokeSession(ctx.db, req.viewer.sessionId);
     clearSessionCookie(reply, secure);
     return reply.redirect('/login');
   });
 
-  mountRoute(app, accountRoutes.user, async ({ viewer }) => currentUser(app, viewer.id));
+  mountRoute(app, accountRoutes.user, async ({ viewer }) => currentUser(ctx, viewer.id));
 
   mountRoute(app, accountRoutes.confirmEmail, async ({ req, viewer, body }) => {
-    await confirmEmail(app, viewer.id, body.code, meta(req));
+    await confirmEmail(ctx, viewer.id, body.code, meta(req));
     return { email_confirmed: true as const };
   });
 
-  mountRoute(app, accountRoutes.resendConfirmation, async ({ viewer }) => ({ resend_in: await resendEmailCode(app, viewer.id) }));
+  mountRoute(app, accountRoutes.resendConfirmation, async ({ viewer }) => ({ resend_in: await resendEmailCode(ctx, viewer.id) }));
 
   mountRoute(app, accountRoutes.resetRequest, async ({ req, body }) => {
-    await requestPasswordReset(app, body.email, meta(req));
+    await requestPasswordReset(ctx, body.email, meta(req));
     return { ok: true as const };
   });
 
+  mountRoute(app, accountRoutes.resetCheck, async ({ query }) => ({ valid: await isResetLinkValid(ctx, query.token, query.email.trim()) }));
+
   mountRoute(app, accountRoutes.resetPassword, async ({ req, body }) => {
-    await resetPassword(app, body, meta(req));
+    await resetPassword(ctx, body, meta(req));
     return { ok: true as const };
   });
 }

@@ -2,6 +2,7 @@ import { EmailSchema } from '@app/contracts';
 import type { Db } from '../../db/database.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { hashPassword } from './passwords.ts';
+import { insertUser, promoteToAdmin } from './users.queries.ts';
 
 /**
  * Makes `email` an admin: promotes an existing user, or creates a confirmed admin account with
@@ -11,12 +12,8 @@ export async function createAdmin(db: Db, rawEmail: string): Promise<{ email: st
   const parsed = EmailSchema.safeParse(rawEmail);
   if (!parsed.success) throw new Error(`Некорректный email: ${rawEmail}`);
   const email = parsed.data;
-  const promoted = await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('email', '=', email).returning('id').executeTakeFirst();
-  if (promoted) return { email, created: false };
+  if (await promoteToAdmin(db, email)) return { email, created: false };
   const password = randomToken('', 12);
-  await db
-    .insertInto('users')
-    .values({ email, password_hash: await hashPassword(password), role: 'admin', email_confirmed_at: new Date() })
-    .execute();
+  await insertUser(db, { email, password_hash: await hashPassword(password), role: 'admin', email_confirmed_at: new Date() });
   return { email, created: true, password };
 }

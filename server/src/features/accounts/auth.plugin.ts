@@ -12,14 +12,14 @@ export default fp(
       const auth = req.headers.authorization;
       if (auth !== undefined) {
         const match = /^Bearer\s+([A-Za-z0-9_-]{10,200})$/.exec(auth.trim());
-        req.viewer = match?.[1] ? await findViewer(app.db, match[1], 'bearer') : null;
+        req.viewer = match?.[1] ? await findViewer(app.ctx.db, match[1], 'bearer') : null;
         return;
       }
       const cookie = req.cookies[SESSION_COOKIE];
-      if (cookie && cookie.length <= 200) req.viewer = await findViewer(app.db, cookie, 'cookie');
+      if (cookie && cookie.length <= 200) req.viewer = await findViewer(app.ctx.db, cookie, 'cookie');
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['context'] },
 );
 
 export function setSessionCookie(reply: FastifyReply, session: IssuedSession, secure: boolean): void {

@@ -25,7 +25,7 @@ export function verifyCsrf(req: FastifyRequest): void {
   const sent = safeDecode(header);
   if (!safeEqual(sent, cookie)) throw new AppError('CSRF_MISMATCH');
   const [nonce, signature] = cookie.split('.');
-  if (!nonce || !signature || !safeEqual(signature, hmacSha256(req.server.secrets.appSecret, `xsrf:${nonce}`, 'base64url'))) {
+  if (!nonce || !signature || !safeEqual(signature, hmacSha256(req.server.ctx.secrets.appSecret, `xsrf:${nonce}`, 'base64url'))) {
     throw new AppError('CSRF_MISMATCH');
   }
 }

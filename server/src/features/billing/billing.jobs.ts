@@ -1,19 +1,18 @@
-import type { FastifyInstance } from 'fastify';
-import { defineJob } from '../../jobs/queue.ts';
-import { changeSubscription, dueForExpiry } from './subscriptions.queries.ts';
-
-export const EXPIRE_SUBSCRIPTIONS_JOB = 'billing.expire-subscriptions';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { defineJob } from '../../jobs/job.ts';
+import { changeSubscription, dueForExpiry, lockSubscription } from './subscriptions.queries.ts';
 
 /** Hours a renewing subscription stays current past its period, waiting for a late renewal charge. */
 export const RENEWAL_GRACE_HOURS = 48;
 
 /** Ends subscriptions whose period ran out; answers how many. */
-export async function expireSubscriptions(app: FastifyInstance): Promise<number> {
-  const due = await dueForExpiry(app.db, RENEWAL_GRACE_HOURS);
+export async function expireSubscriptions(ctx: AppContext): Promise<number> {
+  const due = await dueForExpiry(ctx.db, RENEWAL_GRACE_HOURS);
   let expired = 0;
   for (const candidate of due) {
-    await app.db.transaction().execute(async (tx) => {
-      const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', candidate.id).forUpdate().executeTakeFirst();
+    await ctx.db.transaction().execute(async (tx) => {
+      const sub = await lockSubscription(tx, candidate.id);
       // Re-checked under the lock: a renewal may have extended it meanwhile.
       if (!sub || !['active', 'past_due', 'cancelled'].includes(sub.status) || !sub.period_end) return;
       const graceMs = sub.status === 'cancelled' ? 0 : RENEWAL_GRACE_HOURS * 3_600_000;
@@ -25,13 +24,13 @@ export async function expireSubscriptions(app: FastifyInstance): Promise<number>
   return expired;
 }
 
-export const expireSubscriptionsJob = (app: FastifyInstance) =>
-  defineJob({
-    name: EXPIRE_SUBSCRIPTIONS_JOB,
-    cron: '* * * * *',
-    retryLimit: 1,
-    handler: async () => {
-      const n = await expireSubscriptions(app);
-      if (n) app.log.info({ expired: n }, 'subscriptions expired');
-    },
-  });
+export const expireSubscriptionsJob = defineJob({
+  name: 'billing.expire-subscriptions',
+  payload: z.object({}),
+  cron: '* * * * *',
+  options: { retries: 1, policy: 'singleton' },
+  run: async (ctx) => {
+    const n = await expireSubscriptions(ctx);
+    if (n) ctx.log.info({ expired: n }, 'subscriptions expired');
+  },
+});

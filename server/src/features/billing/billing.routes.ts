@@ -1,24 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import { billingRoutes } from '@app/contracts';
-import { AppError } from '../../lib/app-error.ts';
 import { mountRoute } from '../../lib/routes.ts';
-import { autoChargeHistory, cancelSubscription, recordConversion, startPackagePayment, startSubscriptionPayment, subscribeCheck, subscriptionHistory, subscriptionStatus } from './billing.service.ts';
+import {
+  autoChargeHistory,
+  cancelSubscription,
+  packageHistory,
+  paymentStatus,
+  startPackagePayment,
+  startSubscriptionPayment,
+  subscribeCheck,
+  subscriptionHistory,
+  subscriptionStatus,
+} from './billing.service.ts';
+import { recordConversion } from './invoices.queries.ts';
 import { listActiveTariffs, toTariffDto } from './tariffs.queries.ts';
 
 export default async function billingRoutesPlugin(app: FastifyInstance): Promise<void> {
-  mountRoute(app, billingRoutes.tariffs, async ({ query }) => (await listActiveTariffs(app.db, query.frontend === '0')).map(toTariffDto));
-  mountRoute(app, billingRoutes.subscribeCheck, ({ viewer }) => subscribeCheck(app, viewer.id));
-  mountRoute(app, billingRoutes.cancelSubscription, ({ viewer }) => cancelSubscription(app, viewer.id));
-  mountRoute(app, billingRoutes.paymentKey, async () => app.config.cloudpayments.publicId);
-  mountRoute(app, billingRoutes.payPackage, ({ viewer, query }) => startPackagePayment(app, viewer, query.id));
-  mountRoute(app, billingRoutes.paySubscription, ({ viewer, query }) => startSubscriptionPayment(app, viewer, query.id));
-  mountRoute(app, billingRoutes.paymentStatus, async ({ viewer, query }) => {
-    const invoice = await app.db.selectFrom('invoices').select(['id', 'kind', 'status']).where('id', '=', query.id).where('user_id', '=', viewer.id).executeTakeFirst();
-    if (!invoice) throw new AppError('NOT_FOUND', 'Платёж не найден');
-    return { payment_id: invoice.id, kind: invoice.kind, status: invoice.status };
-  });
-  mountRoute(app, billingRoutes.subscriptionStatus, ({ viewer }) => subscriptionStatus(app, viewer.id));
-  mountRoute(app, billingRoutes.subscriptionHistory, ({ viewer, query }) => subscriptionHistory(app, viewer.id, query.page));
-  mountRoute(app, billingRoutes.autoCharges, ({ viewer, query }) => autoChargeHistory(app, viewer.id, query.page));
-  mountRoute(app, billingRoutes.conversion, async ({ viewer }) => ({ recorded: await recordConversion(app, viewer.id) }));
+  const { ctx } = app;
+  mountRoute(app, billingRoutes.tariffs, async ({ query }) => (await listActiveTariffs(ctx.db, query.frontend === '0')).map(toTariffDto));
+  mountRoute(app, billingRoutes.subscribeCheck, ({ viewer }) => subscribeCheck(ctx, viewer.id));
+  mountRoute(app, billingRoutes.cancelSubscription, ({ viewer }) => cancelSubscription(ctx, viewer.id));
+  mountRoute(app, billingRoutes.paymentKey, async () => ctx.config.cloudpayments.publicId);
+  mountRoute(app, billingRoutes.payPackage, ({ viewer, query }) => startPackagePayment(ctx, viewer, query.id));
+  mountRoute(app, billingRoutes.paySubscription, ({ viewer, query }) => startSubscriptionPayment(ctx, viewer, query.id));
+  mountRoute(app, billingRoutes.paymentStatus, ({ viewer, query }) => paymentStatus(ctx, viewer.id, query.id));
+  mountRoute(app, billingRoutes.subscriptionStatus, ({ viewer }) => subscriptionStatus(ctx, viewer.id));
+  mountRoute(app, billingRoutes.subscriptionHistory, ({ viewer, query }) => subscriptionHistory(ctx, viewer.id, query.page));
+  mountRoute(app, billingRoutes.packagePurchases, ({ viewer, query }) => packageHistory(ctx, viewer.id, query.page));
+  mountRoute(app, billingRoutes.autoCharges, ({ viewer, query }) => autoChargeHistory(ctx, viewer.id, query.page));
+  mountRoute(app, billingRoutes.conversion, async ({ viewer }) => ({ recorded: await recordConversion(ctx.db, viewer.id) }));
 }

@@ -1,35 +1,50 @@
-import type { FastifyInstance } from 'fastify';
-import type { AutoCharge, PaymentStart, SubscribeCheck, SubscriptionRecord, UserSubscriptionStatus } from '@app/contracts';
+import type { AutoCharge, PackagePurchase, PaymentStart, SubscribeCheck, SubscriptionRecord, UserSubscriptionStatus } from '@app/contracts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import { buildWidgetOptions } from '../payments/cloudpayments.ts';
-import { CANCEL_CP_SUBSCRIPTION_JOB } from '../payments/payments.jobs.ts';
+import { cancelCpSubscriptionJob } from '../payments/payments.jobs.ts';
 import { DAY_MS, addMonths, daysLeft, rubles } from './money.ts';
 import { findTariff, hasTrial, isPackage } from './tariffs.queries.ts';
-import { changeSubscription, currentSubscription, hasPaidSubscription, lockCurrentSubscription } from './subscriptions.queries.ts';
+import {
+  changeSubscription,
+  countSubscriptions,
+  currentSubscription,
+  hasPaidSubscription,
+  insertSubscription,
+  lockCurrentSubscription,
+  lockUserForPayment,
+  logSubscription,
+  subscriptionAt,
+} from './subscriptions.queries.ts';
+import { countPaidPackages, findUserInvoice, insertInvoice, paidPackageAt } from './invoices.queries.ts';
+import { autoChargeAt, countAutoCharges, countSuccessfulCharges } from './auto-charges.queries.ts';
+import { savedCard } from './cards.queries.ts';
 import type { SubscriptionRow } from './billing.table.ts';
 
 const PRODUCT = 'Нейростудия';
 const iso = (d: Date) => d.toISOString();
 
-export async function subscribeCheck(app: FastifyInstance, userId: number): Promise<SubscribeCheck> {
-  const [current, paidBefore, card] = await Promise.all([
-    currentSubscription(app.db, userId),
-    hasPaidSubscription(app.db, userId),
-    app.db.selectFrom('user_cards').select(['last_four']).where('user_id', '=', userId).executeTakeFirst(),
-  ]);
+export async function subscribeCheck(ctx: AppContext, userId: number): Promise<SubscribeCheck> {
+  const [current, paidBefore, card] = await Promise.all([currentSubscription(ctx.db, userId), hasPaidSubscription(ctx.db, userId), savedCard(ctx.db, userId)]);
+  const renewing = current !== undefined && current.status !== 'cancelled';
   return {
     subscriptions: current?.tariff_id ?? null,
     first: !paidBefore,
     card: card ? `•••• ${card.last_four}` : null,
     cancelled: current?.status === 'cancelled',
     active_until: current?.period_end ? iso(current.period_end) : null,
+    // A trial plan is in its trial until its first monthly charge (a failed one puts it past due).
+    trial: current !== undefined && current.is_trial && current.status !== 'past_due' && (await countSuccessfulCharges(ctx.db, current.id)) === 0,
+    past_due: current?.status === 'past_due',
+    next_charge_at: renewing && current.period_end ? iso(current.period_end) : null,
+    next_charge_amount: renewing ? rubles(current.amount_kopecks) : null,
   };
 }
 
 /** Dashboard status (seed §4): renewing → true with days to renewal (and whether its last charge failed); cancelled → false with days to the end. */
-export async function subscriptionStatus(app: FastifyInstance, userId: number): Promise<UserSubscriptionStatus> {
-  const current = await currentSubscription(app.db, userId);
+export async function subscriptionStatus(ctx: AppContext, userId: number): Promise<UserSubscriptionStatus> {
+  const current = await currentSubscription(ctx.db, userId);
   if (!current) return { status: false, subscription: null, days_left: 0, past_due: false };
   return {
     status: current.status === 'active' || current.status === 'past_due',
@@ -39,51 +54,46 @@ export async function subscriptionStatus(app: FastifyInstance, userId: number): 
   };
 }
 
+/** Where one of the user's payments stands (moved only by server notifications). */
+export async function paymentStatus(ctx: AppContext, userId: number, paymentId: number) {
+  const invoice = await findUserInvoice(ctx.db, userId, paymentId);
+  if (!invoice) throw new AppError('NOT_FOUND', 'Платёж не найден');
+  return { payment_id: invoice.id, kind: invoice.kind, status: invoice.status };
+}
+
 /** Creates the invoice of a monthly plan (and its subscription, unpaid until the Pay notification). */
-export async function startSubscriptionPayment(app: FastifyInstance, viewer: Viewer, tariffId: number): Promise<PaymentStart> {
-  const tariff = await findTariff(app.db, tariffId);
+export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, tariffId: number): Promise<PaymentStart> {
+  const tariff = await findTariff(ctx.db, tariffId);
   if (!tariff) throw new AppError('TARIFF_NOT_FOUND');
   if (!tariff.active || isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
-  const { config } = app;
-  return app.db.transaction().execute(async (tx) => {
-    // Serialises payment starts of one user with each other and with Pay handlers (which lock the user the same way,
-    // before any subscription). NO KEY UPDATE, not UPDATE: a handler holding the current plan while it writes rows
-    // that reference users (ledger, auto-charges) must not wait for us while we wait for that plan: a deadlock.
-    await tx.selectFrom('users').select('id').where('id', '=', viewer.id).forNoKeyUpdate().executeTakeFirstOrThrow();
+  const { config } = ctx;
+  return ctx.db.transaction().execute(async (tx) => {
+    // Serialises payment starts of one user with each other and with Pay handlers (which lock the user the same way, before any subscription).
+    await lockUserForPayment(tx, viewer.id);
     const current = await lockCurrentSubscription(tx, viewer.id);
     if (current && current.tariff_id === tariff.id && current.status !== 'cancelled') throw new AppError('SUBSCRIPTION_ALREADY_ACTIVE');
     const trial = hasTrial(tariff) && !(await hasPaidSubscription(tx, viewer.id));
     const chargeNow = trial ? (tariff.first_amount_kopecks ?? tariff.amount_kopecks) : tariff.amount_kopecks;
     const description = `${PRODUCT}: подписка «${tariff.name}»`;
-    const sub = await tx
-      .insertInto('subscriptions')
-      .values({
-        user_id: viewer.id,
-        tariff_id: tariff.id,
-        name: tariff.name,
-        amount_kopecks: tariff.amount_kopecks,
-        first_amount_kopecks: chargeNow,
-        currency_provider: tariff.currency_provider,
-        is_trial: trial,
-      })
-      .returning(['id', 'user_id', 'status'])
-      .executeTakeFirstOrThrow();
-    const invoice = await tx
-      .insertInto('invoices')
-      .values({
-        user_id: viewer.id,
-        tariff_id: tariff.id,
-        subscription_id: sub.id,
-        kind: 'subscription',
-        description,
-        amount_kopecks: chargeNow,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await tx
-      .insertInto('subscription_log')
-      .values({ subscription_id: sub.id, user_id: viewer.id, from_status: null, to_status: 'pending', cause: 'invoice_created', ref: String(invoice.id) })
-      .execute();
+    const sub = await insertSubscription(tx, {
+      user_id: viewer.id,
+      tariff_id: tariff.id,
+      name: tariff.name,
+      amount_kopecks: tariff.amount_kopecks,
+      first_amount_kopecks: chargeNow,
+      currency_provider: tariff.currency_provider,
+      is_trial: trial,
+    });
+    const invoice = await insertInvoice(tx, {
+      user_id: viewer.id,
+      tariff_id: tariff.id,
+      subscription_id: sub.id,
+      kind: 'subscription',
+      description,
+      amount_kopecks: chargeNow,
+      currency: tariff.currency_provider,
+    });
+    await logSubscription(tx, { ...sub, status: null }, 'pending', 'invoice_created', invoice.id);
     const now = new Date();
     const startDate = trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
     return {
@@ -105,37 +115,34 @@ export async function startSubscriptionPayment(app: FastifyInstance, viewer: Vie
 }
 
 /** Creates the invoice of a one-off package; packages need a current, not cancelled plan (seed §4, §5). */
-export async function startPackagePayment(app: FastifyInstance, viewer: Viewer, tariffId: number): Promise<PaymentStart> {
-  const tariff = await findTariff(app.db, tariffId);
+export async function startPackagePayment(ctx: AppContext, viewer: Viewer, tariffId: number): Promise<PaymentStart> {
+  const tariff = await findTariff(ctx.db, tariffId);
   if (!tariff) throw new AppError('TARIFF_NOT_FOUND');
   if (!tariff.active || !isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
-  const current = await currentSubscription(app.db, viewer.id);
+  const current = await currentSubscription(ctx.db, viewer.id);
   if (!current) throw new AppError('SUBSCRIPTION_REQUIRED');
   if (current.status === 'cancelled') throw new AppError('SUBSCRIPTION_CANCELLED');
   const description = `${PRODUCT}: пакет «${tariff.name}»`;
-  const invoice = await app.db
-    .insertInto('invoices')
-    .values({
-      user_id: viewer.id,
-      tariff_id: tariff.id,
-      kind: 'package',
-      description,
-      amount_kopecks: tariff.amount_kopecks,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const invoice = await insertInvoice(ctx.db, {
+    user_id: viewer.id,
+    tariff_id: tariff.id,
+    kind: 'package',
+    description,
+    amount_kopecks: tariff.amount_kopecks,
+    currency: tariff.currency_provider,
+  });
   return {
     payment_id: invoice.id,
     email: viewer.email,
     amount: rubles(tariff.amount_kopecks),
     options: buildWidgetOptions({
-      publicId: app.config.cloudpayments.publicId,
+      publicId: ctx.config.cloudpayments.publicId,
       invoiceId: invoice.id,
       accountId: viewer.id,
       email: viewer.email,
       description,
       amountRub: rubles(tariff.amount_kopecks),
-      taxationSystem: app.config.cloudpayments.taxationSystem,
+      taxationSystem: ctx.config.cloudpayments.taxationSystem,
     }),
   };
 }
@@ -144,25 +151,25 @@ export async function startPackagePayment(app: FastifyInstance, viewer: Viewer, 
  * Cancels auto-renewal: CloudPayments' subscription is cancelled first (so no further charge
  * can happen), then ours is marked cancelled; it stays active until the end of its period.
  */
-export async function cancelSubscription(app: FastifyInstance, userId: number): Promise<{ cancelled: true; active_until: string }> {
-  const current = await currentSubscription(app.db, userId);
+export async function cancelSubscription(ctx: AppContext, userId: number): Promise<{ cancelled: true; active_until: string }> {
+  const current = await currentSubscription(ctx.db, userId);
   if (!current || current.status === 'cancelled') throw new AppError('SUBSCRIPTION_NOT_FOUND');
-  if (current.cp_subscription_id) await app.cloudpayments.cancelSubscription(current.cp_subscription_id);
-  const updated = await app.db.transaction().execute(async (tx) => {
+  if (current.cp_subscription_id) await ctx.cloudpayments.cancelSubscription(current.cp_subscription_id);
+  const updated = await ctx.db.transaction().execute(async (tx) => {
     const locked = await lockCurrentSubscription(tx, userId);
     if (!locked || locked.id !== current.id) throw new AppError('SUBSCRIPTION_NOT_FOUND');
     if (locked.status === 'cancelled') return locked;
     await changeSubscription(tx, locked, 'cancelled', 'user_cancelled', locked.cp_subscription_id, { cancelled_at: new Date() });
     // A Recurrent may have named the CloudPayments subscription after we read the plan: cancel that one too.
     if (locked.cp_subscription_id && locked.cp_subscription_id !== current.cp_subscription_id) {
-      await app.jobs.send(CANCEL_CP_SUBSCRIPTION_JOB, { id: locked.cp_subscription_id }, tx);
+      await ctx.jobs.send(cancelCpSubscriptionJob, { id: locked.cp_subscription_id }, { tx });
     }
     return locked;
   });
   return { cancelled: true, active_until: iso(updated.period_end ?? new Date()) };
 }
 
-function subscriptionRecord(s: Pick<SubscriptionRow, 'id' | 'name' | 'paid_at' | 'cancelled_at' | 'status' | 'first_amount_kopecks' | 'currency_provider' | 'created_at' | 'updated_at'>): SubscriptionRecord {
+function subscriptionRecord(s: SubscriptionRow): SubscriptionRecord {
   return {
     id: s.id,
     name: s.name,
@@ -182,22 +189,22 @@ async function onePerPage<T>(count: () => Promise<number>, load: (offset: number
   return { data: row === undefined ? [] : [row], last_page: Math.max(1, total) };
 }
 
-export function subscriptionHistory(app: FastifyInstance, userId: number, page: number) {
+export function subscriptionHistory(ctx: AppContext, userId: number, page: number) {
   return onePerPage<SubscriptionRecord>(
-    async () => (await app.db.selectFrom('subscriptions').select(app.db.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n,
+    () => countSubscriptions(ctx.db, userId),
     async (offset) => {
-      const row = await app.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+      const row = await subscriptionAt(ctx.db, userId, offset);
       return row && subscriptionRecord(row);
     },
     page,
   );
 }
 
-export function autoChargeHistory(app: FastifyInstance, userId: number, page: number) {
+export function autoChargeHistory(ctx: AppContext, userId: number, page: number) {
   return onePerPage<AutoCharge>(
-    async () => (await app.db.selectFrom('auto_charges').select(app.db.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n,
+    () => countAutoCharges(ctx.db, userId),
     async (offset) => {
-      const row = await app.db.selectFrom('auto_charges').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+      const row = await autoChargeAt(ctx.db, userId, offset);
       return (
         row && {
           id: row.id,
@@ -214,22 +221,24 @@ export function autoChargeHistory(app: FastifyInstance, userId: number, page: nu
   );
 }
 
-/** Records the conversion goal once per paid invoice (GET /api/new/target_2). */
-export async function recordConversion(app: FastifyInstance, userId: number): Promise<boolean> {
-  const res = await app.db
-    .insertInto('conversions')
-    .columns(['invoice_id', 'user_id'])
-    .expression((eb) =>
-      eb
-        .selectFrom('invoices')
-        .select(['invoices.id', 'invoices.user_id'])
-        .where('invoices.user_id', '=', userId)
-        .where('invoices.status', '=', 'paid')
-        .where((w) => w.not(w.exists(w.selectFrom('conversions').select('conversions.invoice_id').whereRef('conversions.invoice_id', '=', 'invoices.id'))))
-        .orderBy('invoices.id', 'desc')
-        .limit(1),
-    )
-    .onConflict((oc) => oc.column('invoice_id').doNothing())
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+/** Paid one-off packages, newest first, one per page («Заказы» → «Пакеты»). */
+export function packageHistory(ctx: AppContext, userId: number, page: number) {
+  return onePerPage<PackagePurchase>(
+    () => countPaidPackages(ctx.db, userId),
+    async (offset) => {
+      const row = await paidPackageAt(ctx.db, userId, offset);
+      if (!row) return undefined;
+      const status = row.status === 'refunded' ? 'refunded' : row.refunded_kopecks > 0 ? 'partially_refunded' : 'paid';
+      return {
+        id: row.id,
+        name: row.name,
+        status,
+        amount: rubles(row.amount_kopecks),
+        currency_provider: row.currency,
+        created_at: iso(row.paid_at ?? row.created_at),
+        updated_at: iso(row.updated_at),
+      };
+    },
+    page,
+  );
 }

@@ -1,6 +1,7 @@
+import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
-import { CURRENT_STATUSES, type SubscriptionRow, type SubscriptionStatus } from './billing.table.ts';
+import { CURRENT_STATUSES, type SubscriptionRow, type SubscriptionStatus, type SubscriptionsTable } from './billing.table.ts';
 
 /** The user's current subscription (active, past due, or cancelled but still in its period). */
 export const currentSubscription = (db: Executor, userId: number) =>
@@ -34,7 +35,7 @@ export async function changeSubscription(
 }
 
 /** A log line without a status change (a renewal, a failed charge, a refund). */
-export async function logSubscription(tx: Tx, sub: Pick<SubscriptionRow, 'id' | 'user_id' | 'status'>, to: SubscriptionStatus, cause: string, ref: string | number | null): Promise<void> {
+export async function logSubscription(tx: Tx, sub: Pick<SubscriptionRow, 'id' | 'user_id'> & { status: SubscriptionStatus | null }, to: SubscriptionStatus, cause: string, ref: string | number | null): Promise<void> {
   await tx
     .insertInto('subscription_log')
     .values({ subscription_id: sub.id, user_id: sub.user_id, from_status: sub.status, to_status: to, cause, ref: ref === null ? null : String(ref) })
@@ -54,4 +55,25 @@ export async function dueForExpiry(db: Executor, graceHours: number): Promise<Su
     )
     .limit(500)
     .execute();
+}
+
+export async function countSubscriptions(db: Executor, userId: number): Promise<number> {
+  return (await db.selectFrom('subscriptions').select(db.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n;
+}
+
+export const subscriptionAt = (db: Executor, userId: number, offset: number) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+
+export const insertSubscription = (db: Executor, sub: Insertable<SubscriptionsTable>) =>
+  db.insertInto('subscriptions').values(sub).returning(['id', 'user_id', 'status']).executeTakeFirstOrThrow();
+
+export const findSubscription = (db: Executor, id: number) => db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const lockSubscription = (tx: Tx, id: number) => tx.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** Locks the user's row: payment starts and Pay handlers of one user run one at a time. */
+export async function lockUserForPayment(tx: Tx, userId: number): Promise<void> {
+  // NO KEY UPDATE, not UPDATE: a handler holding a plan while it writes rows that reference users (ledger,
+  // auto-charges) must not wait for us while we wait for that plan: a deadlock.
+  await tx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirstOrThrow();
 }

@@ -6,7 +6,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
-      await sql`select 1`.execute(app.db);
+      await sql`select 1`.execute(app.ctx.db);
       return { status: 'ok' };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });

@@ -92,6 +92,8 @@ export function buildWidgetOptions(opts: {
 /** The calls our server makes to CloudPayments' API. */
 export interface CloudPaymentsApi {
   cancelSubscription(id: string): Promise<void>;
+  /** Refunds `amountRub` of a payment; CloudPayments confirms with a Refund notification. */
+  refund(transactionId: number, amountRub: number): Promise<void>;
 }
 
 interface ApiReply {
@@ -108,8 +110,8 @@ export class HttpCloudPaymentsApi implements CloudPaymentsApi {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  private async post(path: string, body: object): Promise<ApiReply> {
-    const requestId = randomToken('', 16);
+  /** `requestId` makes retries of one operation idempotent at CloudPayments (an hour); random by default. */
+  private async post(path: string, body: object, requestId = randomToken('', 16)): Promise<ApiReply> {
     for (let attempt = 0; attempt < 3; attempt++) {
       let res: Response;
       try {
@@ -140,6 +142,12 @@ export class HttpCloudPaymentsApi implements CloudPaymentsApi {
 
   async cancelSubscription(id: string): Promise<void> {
     const reply = await this.post('/subscriptions/cancel', { Id: id });
+    if (reply.Success !== true) throw new AppError('PAYMENT_PROVIDER_ERROR');
+  }
+
+  async refund(transactionId: number, amountRub: number): Promise<void> {
+    // One refund per payment: a retried job repeats the same request id.
+    const reply = await this.post('/payments/refund', { TransactionId: transactionId, Amount: round2(amountRub) }, `refund-${String(transactionId)}`);
     if (reply.Success !== true) throw new AppError('PAYMENT_PROVIDER_ERROR');
   }
 }

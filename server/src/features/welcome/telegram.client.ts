@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { isSandboxMember } from './welcome.queries.ts';
 import { AppError } from '../../lib/app-error.ts';
 
 export interface ChatMember {
@@ -71,11 +72,10 @@ export class HttpTelegramClient implements TelegramClient {
 
 /** Without a bot token: membership is what the local sandbox bot page recorded. */
 export class SandboxTelegramClient implements TelegramClient {
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly db: Db) {}
 
   async getChatMember(_channel: string, userId: number): Promise<ChatMember> {
-    const row = await this.app.db.selectFrom('sandbox_telegram_members').select('telegram_id').where('telegram_id', '=', userId).executeTakeFirst();
-    return { status: row ? 'member' : 'left' };
+    return { status: (await isSandboxMember(this.db, userId)) ? 'member' : 'left' };
   }
 
   async getUpdates(): Promise<TelegramUpdate[]> {

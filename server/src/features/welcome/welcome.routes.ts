@@ -6,6 +6,7 @@ import { safeEqual } from '../../lib/crypto.ts';
 import { authorize, mountRoute } from '../../lib/routes.ts';
 import { issueCsrfCookie, XSRF_COOKIE } from '../accounts/csrf.ts';
 import { claimWelcomeGift, closeWelcome, handleTelegramUpdate, linkTelegram, sandboxTelegramId, welcomeState } from './welcome.service.ts';
+import { addSandboxMember, welcomeFields } from './welcome.queries.ts';
 
 const SANDBOX_BOT_ERRORS: Record<string, string> = {
   STALE_LINK: 'Ссылка устарела. Откройте бота заново со страницы «Главная».',
@@ -17,19 +18,20 @@ const SandboxBotQuerySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]
 const SandboxBotBodySchema = z.object({ start: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), action: z.enum(['open', 'join']) });
 
 export default async function welcomeRoutes(app: FastifyInstance): Promise<void> {
-  const { telegram } = app.config;
+  const { ctx } = app;
+  const { telegram } = ctx.config;
 
-  mountRoute(app, dashboardRoutes.welcome, ({ viewer }) => welcomeState(app, viewer.id));
-  mountRoute(app, dashboardRoutes.welcomeCheck, async ({ viewer }) => ({ claimed: true as const, balances: await claimWelcomeGift(app, viewer.id) }));
+  mountRoute(app, dashboardRoutes.welcome, ({ viewer }) => welcomeState(ctx, viewer.id));
+  mountRoute(app, dashboardRoutes.welcomeCheck, async ({ viewer }) => ({ claimed: true as const, balances: await claimWelcomeGift(ctx, viewer.id) }));
   mountRoute(app, dashboardRoutes.welcomeClose, async ({ viewer }) => {
-    await closeWelcome(app, viewer.id);
+    await closeWelcome(ctx, viewer.id);
     return { ok: true as const };
   });
 
   mountRoute(app, dashboardRoutes.telegramWebhook, async ({ req, body }) => {
     const secret = req.headers['x-telegram-bot-api-secret-token'];
     if (!telegram.webhookSecret || typeof secret !== 'string' || !safeEqual(secret, telegram.webhookSecret)) throw new AppError('INVALID_SIGNATURE');
-    await handleTelegramUpdate(app, body);
+    await handleTelegramUpdate(ctx, body);
     return { ok: true };
   });
 
@@ -38,7 +40,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
     if (!telegram.sandbox) return renderErrorPage(reply, 404);
     const query = SandboxBotQuerySchema.safeParse(req.query);
     if (!query.success) return renderErrorPage(reply, 404);
-    const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, app.secrets.appSecret, app.config.publicUrl.startsWith('https://'));
+    const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, ctx.secrets.appSecret, ctx.config.publicUrl.startsWith('https://'));
     const { done, error } = req.query as Record<string, string | undefined>;
     const errorText = error ? (SANDBOX_BOT_ERRORS[error] ?? (error in ERROR_CODES ? ERROR_CODES[error as ErrorCode].message : ERROR_CODES.BAD_REQUEST.message)) : null;
     return app.sendPage(req, reply, {
@@ -81,14 +83,14 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
       const body = SandboxBotBodySchema.safeParse(fields);
       if (!body.success) return await back('error=BAD_REQUEST');
       const telegramId = sandboxTelegramId(viewer.id);
-      const linked = await linkTelegram(app, body.data.start, telegramId);
+      const linked = await linkTelegram(ctx, body.data.start, telegramId);
       if (linked === 'unknown-code') {
-        const fresh = await app.db.selectFrom('users').select('telegram_id').where('id', '=', viewer.id).executeTakeFirstOrThrow();
+        const fresh = await welcomeFields(ctx.db, viewer.id);
         if (fresh.telegram_id !== telegramId) return await back('error=STALE_LINK');
       }
       if (linked === 'taken') return await back('error=TAKEN');
       if (body.data.action === 'join') {
-        await app.db.insertInto('sandbox_telegram_members').values({ telegram_id: telegramId }).onConflict((oc) => oc.column('telegram_id').doNothing()).execute();
+        await addSandboxMember(ctx.db, telegramId);
       }
       return await back(`done=${body.data.action}`);
     } catch (err) {

@@ -1,10 +1,21 @@
-import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { WELCOME_GIFT, type Balances, type WelcomeState } from '@app/contracts';
 import { AppError } from '../../lib/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { credit, getBalances, mediaFromWire } from '../wallet/wallet.queries.ts';
 import { isChannelMember } from './telegram.client.ts';
+import {
+  closeWelcomeNotice,
+  insertLinkCode,
+  ledgerKeyExists,
+  lockLinkCode,
+  lockUserNoKey,
+  markLinkCodeUsed,
+  openLinkCode,
+  setTelegramId,
+  userByTelegramId,
+  welcomeFields,
+} from './welcome.queries.ts';
 
 const giftKey = (userId: number, kind: 'words' | 'media') => `welcome:${String(userId)}:${kind}`;
 const LINK_TTL_MS = 24 * 3_600_000;
@@ -14,39 +25,30 @@ export const sandboxTelegramId = (userId: number) => 7_000_000_000 + userId;
 
 const channelUrl = (channel: string) => `https://t.me/${channel.replace(/^@/, '')}`;
 
-async function linkCode(app: FastifyInstance, userId: number): Promise<string> {
-  const existing = await app.db
-    .selectFrom('telegram_links')
-    .select('code')
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .where('created_at', '>', new Date(Date.now() - LINK_TTL_MS))
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+async function linkCode(ctx: AppContext, userId: number): Promise<string> {
+  const existing = await openLinkCode(ctx.db, userId, new Date(Date.now() - LINK_TTL_MS));
   if (existing) return existing.code;
   // ≤ 64 characters of A-Za-z0-9_- (the deep-link payload rule).
   const code = randomToken('', 18);
-  await app.db.insertInto('telegram_links').values({ code, user_id: userId, used_at: null }).execute();
+  await insertLinkCode(ctx.db, userId, code);
   return code;
 }
 
-export async function isGiftClaimed(app: FastifyInstance, userId: number): Promise<boolean> {
-  const row = await app.db.selectFrom('wallet_ledger').select('id').where('idempotency_key', '=', giftKey(userId, 'words')).executeTakeFirst();
-  return row !== undefined;
+export async function isGiftClaimed(ctx: AppContext, userId: number): Promise<boolean> {
+  return ledgerKeyExists(ctx.db, giftKey(userId, 'words'));
 }
 
-export async function welcomeState(app: FastifyInstance, userId: number): Promise<WelcomeState> {
-  const user = await app.db.selectFrom('users').select(['welcome_closed_at', 'telegram_id']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const { telegram } = app.config;
-  const code = await linkCode(app, userId);
+export async function welcomeState(ctx: AppContext, userId: number): Promise<WelcomeState> {
+  const user = await welcomeFields(ctx.db, userId);
+  const { telegram } = ctx.config;
+  const code = await linkCode(ctx, userId);
   return {
     visible: user.welcome_closed_at === null,
     gift: { words: WELCOME_GIFT.words, media: WELCOME_GIFT.media },
     channel_url: channelUrl(telegram.channel),
     bot_url: telegram.sandbox ? `/sandbox/telegram?start=${code}` : `https://t.me/${telegram.botUsername}?start=${code}`,
     linked: user.telegram_id !== null,
-    claimed: await isGiftClaimed(app, userId),
+    claimed: await isGiftClaimed(ctx, userId),
     sandbox: telegram.sandbox,
   };
 }
@@ -55,9 +57,9 @@ export async function welcomeState(app: FastifyInstance, userId: number): Promis
  * Ties a Telegram account to the site account behind a one-time `/start` code. One Telegram
  * account serves one site account, so the gift cannot be collected twice with it.
  */
-export async function linkTelegram(app: FastifyInstance, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
+export async function linkTelegram(ctx: AppContext, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
   try {
-    return await linkOnce(app, code, telegramId);
+    return await linkOnce(ctx, code, telegramId);
   } catch (err) {
     // Two accounts linking one Telegram id at the same moment: the unique index decides.
     if ((err as { code?: string }).code === '23505') return 'taken';
@@ -65,56 +67,56 @@ export async function linkTelegram(app: FastifyInstance, code: string, telegramI
   }
 }
 
-async function linkOnce(app: FastifyInstance, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
-  return app.db.transaction().execute(async (tx) => {
-    const link = await tx.selectFrom('telegram_links').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
+async function linkOnce(ctx: AppContext, code: string, telegramId: number): Promise<'linked' | 'unknown-code' | 'taken'> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const link = await lockLinkCode(tx, code);
     if (!link || link.used_at || link.created_at.getTime() < Date.now() - LINK_TTL_MS) return 'unknown-code';
-    const owner = await tx.selectFrom('users').select('id').where('telegram_id', '=', telegramId).executeTakeFirst();
+    const owner = await userByTelegramId(tx, telegramId);
     if (owner && owner.id !== link.user_id) return 'taken';
-    await tx.updateTable('users').set({ telegram_id: telegramId, updated_at: new Date() }).where('id', '=', link.user_id).execute();
-    await tx.updateTable('telegram_links').set({ used_at: new Date() }).where('code', '=', code).execute();
+    await setTelegramId(tx, link.user_id, telegramId);
+    await markLinkCodeUsed(tx, code);
     return 'linked';
   });
 }
 
 /** Checks channel membership and grants the welcome gift, at most once per account. */
-export async function claimWelcomeGift(app: FastifyInstance, userId: number): Promise<Balances> {
-  if (await isGiftClaimed(app, userId)) throw new AppError('GIFT_ALREADY_CLAIMED');
-  const user = await app.db.selectFrom('users').select(['telegram_id']).where('id', '=', userId).executeTakeFirstOrThrow();
+export async function claimWelcomeGift(ctx: AppContext, userId: number): Promise<Balances> {
+  if (await isGiftClaimed(ctx, userId)) throw new AppError('GIFT_ALREADY_CLAIMED');
+  const user = await welcomeFields(ctx.db, userId);
   if (user.telegram_id === null) throw new AppError('TELEGRAM_NOT_LINKED');
-  const member = await app.telegram.getChatMember(app.config.telegram.channel, user.telegram_id);
+  const member = await ctx.telegram.getChatMember(ctx.config.telegram.channel, user.telegram_id);
   if (!isChannelMember(member)) throw new AppError('TELEGRAM_NOT_MEMBER');
-  const granted = await app.db.transaction().execute(async (tx) => {
+  const granted = await ctx.db.transaction().execute(async (tx) => {
     // NO KEY UPDATE: a plain FOR UPDATE blocks every ledger or hold insert of this user (their user_id foreign key) and
     // deadlocks with a refund that has locked the wallet and is about to write its ledger row.
-    await tx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirstOrThrow();
+    await lockUserNoKey(tx, userId);
     const words = await credit(tx, { userId, kind: 'words', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'words'), refType: 'telegram', refId: user.telegram_id ?? undefined }, WELCOME_GIFT.words);
     if (!words) return false;
     await credit(tx, { userId, kind: 'media', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'media'), refType: 'telegram', refId: user.telegram_id ?? undefined }, mediaFromWire(WELCOME_GIFT.media));
     return true;
   });
   if (!granted) throw new AppError('GIFT_ALREADY_CLAIMED');
-  return getBalances(app.db, userId);
+  return getBalances(ctx.db, userId);
 }
 
-export async function closeWelcome(app: FastifyInstance, userId: number): Promise<void> {
-  await app.db.updateTable('users').set({ welcome_closed_at: sql<Date>`coalesce(welcome_closed_at, now())` }).where('id', '=', userId).execute();
+export async function closeWelcome(ctx: AppContext, userId: number): Promise<void> {
+  await closeWelcomeNotice(ctx.db, userId);
 }
 
 /** Handles a bot update: `/start <code>` links the account and answers in the chat. */
-export async function handleTelegramUpdate(app: FastifyInstance, update: { message?: { text?: string; from?: { id: number }; chat?: { id: number } } }): Promise<void> {
+export async function handleTelegramUpdate(ctx: AppContext, update: { message?: { text?: string; from?: { id: number }; chat?: { id: number } } }): Promise<void> {
   const text = update.message?.text?.trim() ?? '';
   const from = update.message?.from?.id;
   const chat = update.message?.chat?.id;
   const match = /^\/start(?:@\w+)?\s+([A-Za-z0-9_-]{1,64})$/.exec(text);
   if (!match?.[1] || typeof from !== 'number') return;
-  const result = await linkTelegram(app, match[1], from);
+  const result = await linkTelegram(ctx, match[1], from);
   if (typeof chat !== 'number') return;
-  const channel = app.config.telegram.channel;
+  const channel = ctx.config.telegram.channel;
   const reply = {
     linked: `Аккаунт Нейростудии привязан. Подпишитесь на канал ${channel} и нажмите на сайте «Я подписался», чтобы получить подарок.`,
     'unknown-code': 'Ссылка устарела. Откройте бота заново с сайта Нейростудии.',
     taken: 'Этот Telegram-аккаунт уже привязан к другому аккаунту Нейростудии.',
   }[result];
-  await app.telegram.sendMessage(chat, reply).catch(() => undefined);
+  await ctx.telegram.sendMessage(chat, reply).catch(() => undefined);
 }

@@ -1,11 +1,18 @@
 import crypto from 'node:crypto';
-import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { CP_CODES, TEST_CARDS, type NotificationKind } from '@app/contracts';
+import type { AppContext } from '../../../context.ts';
+import { defineJob } from '../../../jobs/job.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import { randomToken } from '../../../lib/crypto.ts';
 import { DAY_MS, addMonths, rubles } from '../../billing/money.ts';
+import { findSubscription } from '../../billing/subscriptions.queries.ts';
+import { findUserInvoice } from '../../billing/invoices.queries.ts';
+import { findUserById } from '../../accounts/users.queries.ts';
 import { signNotification, type CloudPaymentsApi } from '../cloudpayments.ts';
+import { receiveNotification } from '../notifications.service.ts';
+import { tariffTokens } from '../notifications.queries.ts';
+import { cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxSubscription, insertSandboxSubscription, nextSandboxTransactionId, updateSandboxSubscription } from './sandbox.queries.ts';
 
 /**
  * The payment sandbox plays CloudPayments' part when no keys are configured: it "charges"
@@ -27,31 +34,33 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const cpDateTime = (d: Date) => `${String(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 const money = (kopecks: number) => rubles(kopecks).toFixed(2);
 
-/** Posts one signed, form-encoded notification to our own webhook and answers its code. */
-export async function sendSandboxNotification(app: FastifyInstance, kind: NotificationKind, fields: Record<string, string | number | undefined>): Promise<number> {
+/**
+ * Sends one signed, form-encoded notification to our own webhook code (signature check
+ * included, as for CloudPayments' own) and answers its code.
+ */
+export async function sendSandboxNotification(ctx: AppContext, kind: NotificationKind, fields: Record<string, string | number | undefined>): Promise<number> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) params.set(key, String(value));
   const body = params.toString();
-  const res = await app.inject({
-    method: 'POST',
-    url: `/api/payment/cloudpayments/notify/${kind}`,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-hmac': signNotification(app.secrets.cloudpaymentsSecret, body),
-      'x-content-hmac': signNotification(app.secrets.cloudpaymentsSecret, decodeURIComponent(body.replace(/\+/g, ' '))),
-    },
-    payload: body,
+  return receiveNotification(ctx, kind, body, {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-hmac': signNotification(ctx.secrets.cloudpaymentsSecret, body),
+    'x-content-hmac': signNotification(ctx.secrets.cloudpaymentsSecret, decodeURIComponent(body.replace(/\+/g, ' '))),
   });
-  if (res.statusCode !== 200) throw new Error(`sandbox ${kind} notification answered ${String(res.statusCode)}`);
-  return (res.json<{ code: number }>()).code;
 }
 
-async function nextTransactionId(app: FastifyInstance): Promise<number> {
-  const row = await sql<{ id: number }>`select nextval('sandbox_transaction_seq')::bigint as id`.execute(app.db);
-  const first = row.rows[0];
-  if (!first) throw new Error('no transaction id');
-  return first.id;
-}
+/** A notification the sandbox sends after the call that caused it has answered, as CloudPayments does. */
+export const sandboxNotifyJob = defineJob({
+  name: 'sandbox.notify',
+  payload: z.object({ kind: z.enum(['check', 'pay', 'fail', 'confirm', 'refund', 'recurrent', 'cancel']), fields: z.record(z.string(), z.union([z.string(), z.number()])) }),
+  options: { retries: 5, retryDelaySeconds: 1 },
+  enabled: (ctx) => ctx.config.cloudpayments.sandbox,
+  run: async (ctx, { kind, fields }) => {
+    const code = await sendSandboxNotification(ctx, kind, fields);
+    // CloudPayments resends until it gets code 0: so does the sandbox (the job is retried).
+    if (code !== CP_CODES.ok) throw new Error(`sandbox ${kind} notification answered ${String(code)}`);
+  },
+});
 
 function expiryPassed(exp: string): boolean {
   const [mm, yy] = exp.split('/').map(Number);
@@ -75,20 +84,21 @@ export interface SandboxChargeResult {
 }
 
 /** The checkout of one invoice with a test card: Check, then Pay (and Recurrent) or Fail. */
-export async function sandboxCharge(app: FastifyInstance, userId: number, input: { payment_id: number; card_number: string; exp: string; cvv: string }, ip: string): Promise<SandboxChargeResult> {
-  const invoice = await app.db.selectFrom('invoices').selectAll().where('id', '=', input.payment_id).where('user_id', '=', userId).executeTakeFirst();
+export async function sandboxCharge(ctx: AppContext, userId: number, input: { payment_id: number; card_number: string; exp: string; cvv: string }, ip: string): Promise<SandboxChargeResult> {
+  const invoice = await findUserInvoice(ctx.db, userId, input.payment_id);
   if (!invoice) throw new AppError('NOT_FOUND', 'Счёт не найден');
   if (invoice.status === 'paid' || invoice.status === 'refunded') throw new AppError('BAD_REQUEST', 'Этот счёт уже оплачен');
-  const user = await app.db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const sub = invoice.subscription_id ? await app.db.selectFrom('subscriptions').selectAll().where('id', '=', invoice.subscription_id).executeTakeFirst() : undefined;
-  const transactionId = await nextTransactionId(app);
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AppError('UNAUTHENTICATED');
+  const sub = invoice.subscription_id ? await findSubscription(ctx.db, invoice.subscription_id) : undefined;
+  const transactionId = await nextSandboxTransactionId(ctx.db);
   const card = input.card_number;
   const common = {
     TransactionId: transactionId,
     Amount: money(invoice.amount_kopecks),
-    Currency: 'RUB',
+    Currency: invoice.currency,
     PaymentAmount: money(invoice.amount_kopecks),
-    PaymentCurrency: 'RUB',
+    PaymentCurrency: invoice.currency,
     DateTime: cpDateTime(new Date()),
     CardFirstSix: card.slice(0, 6),
     CardLastFour: card.slice(-4),
@@ -104,7 +114,7 @@ export async function sandboxCharge(app: FastifyInstance, userId: number, input:
   };
 
   const fail = async (decline: { reason: string; code: string; text: string }): Promise<SandboxChargeResult> => {
-    await sendSandboxNotification(app, 'fail', { ...common, Status: 'Declined', OperationType: 'Payment', Reason: decline.reason, ReasonCode: decline.code });
+    await sendSandboxNotification(ctx, 'fail', { ...common, Status: 'Declined', OperationType: 'Payment', Reason: decline.reason, ReasonCode: decline.code });
     return { success: false, reason: decline.text, transaction_id: transactionId };
   };
 
@@ -113,21 +123,18 @@ export async function sandboxCharge(app: FastifyInstance, userId: number, input:
   if (expiryPassed(input.exp)) return fail(DECLINE.expired);
   if (card === TEST_CARDS.declined) return fail(DECLINE.insufficientFunds);
 
-  const checkCode = await sendSandboxNotification(app, 'check', { ...common, Status: 'Authorized', OperationType: 'Payment' });
+  const checkCode = await sendSandboxNotification(ctx, 'check', { ...common, Status: 'Authorized', OperationType: 'Payment' });
   if (checkCode !== CP_CODES.ok) return { success: false, reason: `${DECLINE.refused.text} (код ${String(checkCode)})`, transaction_id: transactionId };
 
   let subscriptionId: string | undefined;
   if (sub) {
-    const tariff = await app.db.selectFrom('tariffs').select(['trial_days']).where('id', '=', sub.tariff_id).executeTakeFirstOrThrow();
+    const tariff = await tariffTokens(ctx.db, sub.tariff_id);
     const now = new Date();
     const startAt = sub.is_trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
     subscriptionId = `sc_sandbox_${crypto.randomBytes(8).toString('hex')}`;
-    await app.db
-      .insertInto('sandbox_subscriptions')
-      .values({ id: subscriptionId, account_id: String(user.id), email: user.email, description: invoice.description, amount_kopecks: sub.amount_kopecks, card_number: card, status: 'Active', start_at: startAt, next_transaction_at: startAt })
-      .execute();
+    await insertSandboxSubscription(ctx.db, { id: subscriptionId, account_id: String(user.id), email: user.email, description: invoice.description, amount_kopecks: sub.amount_kopecks, card_number: card, status: 'Active', start_at: startAt, next_transaction_at: startAt });
   }
-  const payCode = await sendSandboxNotification(app, 'pay', {
+  const payCode = await sendSandboxNotification(ctx, 'pay', {
     ...common,
     Status: 'Completed',
     OperationType: 'Payment',
@@ -137,14 +144,16 @@ export async function sandboxCharge(app: FastifyInstance, userId: number, input:
     TotalFee: '0.00',
     Rrn: String(transactionId).padStart(12, '0'),
   });
-  if (payCode !== CP_CODES.ok) app.log.error({ payCode, invoice: invoice.id }, 'sandbox Pay notification was refused');
-  if (subscriptionId) await sendRecurrent(app, subscriptionId);
+  if (payCode !== CP_CODES.ok) ctx.log.error({ payCode, invoice: invoice.id }, 'sandbox Pay notification was refused');
+  if (subscriptionId) await sendRecurrent(ctx, subscriptionId);
   return { success: true, reason: null, transaction_id: transactionId };
 }
 
-async function sendRecurrent(app: FastifyInstance, id: string): Promise<void> {
-  const s = await app.db.selectFrom('sandbox_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await sendSandboxNotification(app, 'recurrent', {
+/** The Recurrent notification of a sandbox subscription as it stands. */
+async function recurrentFields(ctx: AppContext, id: string): Promise<Record<string, string | number>> {
+  const s = await findSandboxSubscription(ctx.db, id);
+  if (!s) throw new Error(`sandbox subscription ${id} does not exist`);
+  return {
     Id: s.id,
     AccountId: s.account_id,
     Description: s.description,
@@ -159,14 +168,18 @@ async function sendRecurrent(app: FastifyInstance, id: string): Promise<void> {
     SuccessfulTransactionsNumber: s.successful_transactions,
     FailedTransactionsNumber: s.failed_transactions,
     NextTransactionDate: cpDateTime(s.next_transaction_at),
-  });
+  };
+}
+
+async function sendRecurrent(ctx: AppContext, id: string): Promise<void> {
+  await sendSandboxNotification(ctx, 'recurrent', await recurrentFields(ctx, id));
 }
 
 /** Charges one sandbox subscription now: 4111… cards fail (insufficient funds), others succeed. */
-async function chargeRenewal(app: FastifyInstance, id: string): Promise<'charged' | 'failed' | 'skipped'> {
-  const s = await app.db.selectFrom('sandbox_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+async function chargeRenewal(ctx: AppContext, id: string): Promise<'charged' | 'failed' | 'skipped'> {
+  const s = await findSandboxSubscription(ctx.db, id);
   if (!s || (s.status !== 'Active' && s.status !== 'PastDue')) return 'skipped';
-  const transactionId = await nextTransactionId(app);
+  const transactionId = await nextSandboxTransactionId(ctx.db);
   const fields = {
     TransactionId: transactionId,
     Amount: money(s.amount_kopecks),
@@ -182,31 +195,23 @@ async function chargeRenewal(app: FastifyInstance, id: string): Promise<'charged
     Description: s.description,
     OperationType: 'Payment',
   };
-  const check = await sendSandboxNotification(app, 'check', { ...fields, Status: 'Authorized' });
+  const check = await sendSandboxNotification(ctx, 'check', { ...fields, Status: 'Authorized' });
   if (check !== CP_CODES.ok) {
-    await app.db.updateTable('sandbox_subscriptions').set({ status: 'Cancelled' }).where('id', '=', s.id).execute();
-    await sendRecurrent(app, s.id);
+    await updateSandboxSubscription(ctx.db, s.id, { status: 'Cancelled' });
+    await sendRecurrent(ctx, s.id);
     return 'skipped';
   }
   if (s.card_number === TEST_CARDS.successThenDecline) {
     const failed = s.failed_transactions + 1;
     const status = failed >= MAX_FAILED_RENEWALS ? 'Rejected' : 'PastDue';
-    await sendSandboxNotification(app, 'fail', { ...fields, Status: 'Declined', Reason: DECLINE.insufficientFunds.reason, ReasonCode: DECLINE.insufficientFunds.code });
-    await app.db
-      .updateTable('sandbox_subscriptions')
-      .set({ failed_transactions: failed, status, next_transaction_at: new Date(Date.now() + DAY_MS) })
-      .where('id', '=', s.id)
-      .execute();
-    await sendRecurrent(app, s.id);
+    await sendSandboxNotification(ctx, 'fail', { ...fields, Status: 'Declined', Reason: DECLINE.insufficientFunds.reason, ReasonCode: DECLINE.insufficientFunds.code });
+    await updateSandboxSubscription(ctx.db, s.id, { failed_transactions: failed, status, next_transaction_at: new Date(Date.now() + DAY_MS) });
+    await sendRecurrent(ctx, s.id);
     return 'failed';
   }
-  await sendSandboxNotification(app, 'pay', { ...fields, Status: 'Completed', Token: randomToken('tk_sandbox_', 12), TotalFee: '0.00' });
-  await app.db
-    .updateTable('sandbox_subscriptions')
-    .set({ successful_transactions: s.successful_transactions + 1, status: 'Active', next_transaction_at: addMonths(s.next_transaction_at.getTime() > Date.now() ? s.next_transaction_at : new Date(), 1) })
-    .where('id', '=', s.id)
-    .execute();
-  if (s.status !== 'Active') await sendRecurrent(app, s.id);
+  await sendSandboxNotification(ctx, 'pay', { ...fields, Status: 'Completed', Token: randomToken('tk_sandbox_', 12), TotalFee: '0.00' });
+  await updateSandboxSubscription(ctx.db, s.id, { successful_transactions: s.successful_transactions + 1, status: 'Active', next_transaction_at: addMonths(s.next_transaction_at.getTime() > Date.now() ? s.next_transaction_at : new Date(), 1) });
+  if (s.status !== 'Active') await sendRecurrent(ctx, s.id);
   return 'charged';
 }
 
@@ -214,42 +219,54 @@ async function chargeRenewal(app: FastifyInstance, id: string): Promise<'charged
  * Charges sandbox subscriptions whose next charge date has come, or — when our
  * `subscriptionId` is given — that one subscription now (the admin's "renew now").
  */
-export async function runSandboxRenewals(app: FastifyInstance, subscriptionId?: number): Promise<{ charged: number; failed: number }> {
+export async function runSandboxRenewals(ctx: AppContext, subscriptionId?: number): Promise<{ charged: number; failed: number }> {
   let ids: string[];
   if (subscriptionId !== undefined) {
-    const sub = await app.db.selectFrom('subscriptions').select('cp_subscription_id').where('id', '=', subscriptionId).executeTakeFirst();
+    const sub = await findSubscription(ctx.db, subscriptionId);
     if (!sub?.cp_subscription_id?.startsWith('sc_sandbox_')) throw new AppError('NOT_FOUND', 'Подписка песочницы не найдена');
     ids = [sub.cp_subscription_id];
   } else {
-    const due = await app.db
-      .selectFrom('sandbox_subscriptions')
-      .select('id')
-      .where('status', 'in', ['Active', 'PastDue'])
-      .where('next_transaction_at', '<=', new Date())
-      .limit(200)
-      .execute();
-    ids = due.map((d) => d.id);
+    ids = await dueSandboxSubscriptions(ctx.db, 200);
   }
   const result = { charged: 0, failed: 0 };
   for (const id of ids) {
-    const outcome = await chargeRenewal(app, id);
+    const outcome = await chargeRenewal(ctx, id);
     if (outcome === 'charged') result.charged += 1;
     if (outcome === 'failed') result.failed += 1;
   }
   return result;
 }
 
-/** CloudPayments' API as the sandbox answers it. */
+/** Charges due sandbox renewals every minute, as CloudPayments would. */
+export const sandboxRenewalsJob = defineJob({
+  name: 'sandbox.renewals',
+  payload: z.object({}),
+  cron: '* * * * *',
+  options: { retries: 0, policy: 'singleton' },
+  enabled: (ctx) => ctx.config.cloudpayments.sandbox,
+  run: async (ctx) => {
+    await runSandboxRenewals(ctx);
+  },
+});
+
+/** CloudPayments' API as the sandbox answers it; like CloudPayments, it reports changes in notifications after the call. */
 export class SandboxCloudPaymentsApi implements CloudPaymentsApi {
-  constructor(private readonly app: FastifyInstance) {}
+  /** Takes the context lazily: the context holds this adapter. */
+  constructor(private readonly ctx: () => AppContext) {}
 
   async cancelSubscription(id: string): Promise<void> {
-    const res = await this.app.db.updateTable('sandbox_subscriptions').set({ status: 'Cancelled' }).where('id', '=', id).where('status', 'in', ['Active', 'PastDue']).executeTakeFirst();
-    // CloudPayments tells about the change in a Recurrent notification after the API call answered.
-    if (Number(res.numUpdatedRows) > 0) {
-      setTimeout(() => {
-        sendRecurrent(this.app, id).catch((err: unknown) => this.app.log.error({ err }, 'sandbox Recurrent notification failed'));
-      }, 50);
+    const ctx = this.ctx();
+    if (await cancelSandboxSubscription(ctx.db, id)) {
+      await ctx.jobs.send(sandboxNotifyJob, { kind: 'recurrent', fields: await recurrentFields(ctx, id) });
     }
+  }
+
+  async refund(transactionId: number, amountRub: number): Promise<void> {
+    const ctx = this.ctx();
+    const refundId = await nextSandboxTransactionId(ctx.db);
+    await ctx.jobs.send(sandboxNotifyJob, {
+      kind: 'refund',
+      fields: { TransactionId: refundId, PaymentTransactionId: transactionId, Amount: amountRub.toFixed(2), Currency: 'RUB', DateTime: cpDateTime(new Date()), OperationType: 'Refund', TestMode: 1 },
+    });
   }
 }

@@ -5,13 +5,15 @@ import { AppError } from '../../../lib/app-error.ts';
 import { mountRoute } from '../../../lib/routes.ts';
 import { rubles } from '../../billing/money.ts';
 import { runSandboxRenewals, sandboxCharge } from './sandbox.engine.ts';
+import { findUserInvoice } from '../../billing/invoices.queries.ts';
 import { SANDBOX_WIDGET_SCRIPT } from './sandbox-script.ts';
 
 const CheckoutQuerySchema = z.object({ payment_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /** The payment sandbox: its widget script, checkout page, charge call and renewal trigger. */
 export default async function sandboxRoutes(app: FastifyInstance): Promise<void> {
-  const enabled = app.config.cloudpayments.sandbox;
+  const { ctx } = app;
+  const enabled = ctx.config.cloudpayments.sandbox;
   const assertEnabled = () => {
     if (!enabled) throw new AppError('NOT_FOUND');
   };
@@ -25,10 +27,7 @@ export default async function sandboxRoutes(app: FastifyInstance): Promise<void>
     assertEnabled();
     const query = CheckoutQuerySchema.safeParse(req.query);
     const viewer = req.viewer;
-    const invoice =
-      query.success && viewer
-        ? await app.db.selectFrom('invoices').selectAll().where('id', '=', query.data.payment_id).where('user_id', '=', viewer.id).executeTakeFirst()
-        : undefined;
+    const invoice = query.success && viewer ? await findUserInvoice(ctx.db, viewer.id, query.data.payment_id) : undefined;
     if (viewer && !invoice) return renderErrorPage(reply, 404);
     return app.sendPage(req, reply, {
       access: 'user',
@@ -52,11 +51,11 @@ export default async function sandboxRoutes(app: FastifyInstance): Promise<void>
 
   mountRoute(app, billingRoutes.sandboxCharge, async ({ req, viewer, body }) => {
     assertEnabled();
-    return sandboxCharge(app, viewer.id, body, req.ip);
+    return sandboxCharge(ctx, viewer.id, body, req.ip);
   });
 
   mountRoute(app, billingRoutes.sandboxRenew, async ({ body }) => {
     assertEnabled();
-    return runSandboxRenewals(app, body.subscription_id);
+    return runSandboxRenewals(ctx, body.subscription_id);
   });
 }

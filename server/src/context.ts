@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Secrets } from './lib/secrets.ts';
+import { Jobs } from './jobs/queue.ts';
+import { ALL_JOBS } from './jobs/registry.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
+import { SandboxCloudPaymentsApi } from './features/payments/sandbox/sandbox.engine.ts';
+import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
+
+/**
+ * What services and jobs work with: the database, the job queue, configuration, the log and
+ * the adapters of outside services. The HTTP app and the worker process both build one; nothing
+ * in it knows about Fastify.
+ */
+export interface AppContext {
+  readonly config: Config;
+  readonly db: Db;
+  readonly log: Logger;
+  readonly secrets: Secrets;
+  readonly jobs: Jobs;
+  readonly mailer: Mailer;
+  /** CloudPayments' API, or the sandbox's stand-in when no keys are configured. */
+  readonly cloudpayments: CloudPaymentsApi;
+  /** Telegram's Bot API, or the sandbox's stand-in when no bot token is configured. */
+  readonly telegram: TelegramClient;
+}
+
+export interface ContextDeps {
+  config: Config;
+  db: Db;
+  /** The connection string of `db`, for the job queue's own connections. */
+  databaseUrl: string;
+  secrets: Secrets;
+  log: Logger;
+}
+
+/** Builds the context (the queue is not started: see `startContext`). */
+export function createContext(deps: ContextDeps): AppContext {
+  const { config } = deps;
+  const cp = config.cloudpayments;
+  const ctx: { -readonly [K in keyof AppContext]: AppContext[K] } = {
+    config,
+    db: deps.db,
+    log: deps.log,
+    secrets: deps.secrets,
+    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: deps.log }),
+    cloudpayments: cp.sandbox ? new SandboxCloudPaymentsApi(() => ctx) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret),
+    telegram: config.telegram.botToken ? new HttpTelegramClient(config.telegram.apiUrl, config.telegram.botToken) : new SandboxTelegramClient(deps.db),
+  };
+  return ctx;
+}
+
+/** Starts the job queue; with `work` (RUN_WORKERS, or the worker process) also its workers and schedules. */
+export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
+  await ctx.jobs.start(ctx, opts);
+}
+
+/** Stops the queue (waiting for running jobs) and closes the mailer; the database is the caller's. */
+export async function stopContext(ctx: AppContext): Promise<void> {
+  await ctx.jobs.stop();
+  ctx.mailer.close();
+}

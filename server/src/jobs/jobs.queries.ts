@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.ts';
+
+const message = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 4000);
+
+/** Records a job that failed its last attempt (once per job). */
+export async function recordJobFailure(db: Executor, failure: { jobId: string; queue: string; payload: unknown; error: unknown; attempts: number }): Promise<void> {
+  await db
+    .insertInto('job_failures')
+    .values({ job_id: failure.jobId, queue: failure.queue, payload: JSON.stringify(failure.payload ?? null), error: message(failure.error), attempts: failure.attempts })
+    .onConflict((oc) => oc.column('job_id').doNothing())
+    .execute();
+}
+
+/**
+ * Records jobs pg-boss failed for good without our handler seeing the last failure (a run that
+ * outlived `expireInSeconds`, a worker that died): every failed job whose retries are spent.
+ */
+export async function recordExpiredFailures(db: Executor): Promise<number> {
+  const res = await sql`
+    insert into job_failures (job_id, queue, payload, error, attempts)
+    select j.id::text, j.name, coalesce(j.data, 'null'::jsonb), left(coalesce(j.output::text, 'failed'), 4000), j.retry_count + 1
+    from pgboss.job j
+    where j.state = 'failed' and j.retry_count >= j.retry_limit
+    on conflict (job_id) do nothing`.execute(db);
+  return Number(res.numAffectedRows ?? 0);
+}
+
+/** Failed jobs, newest first, for the admin panel. */
+export async function listJobFailures(db: Executor, opts: { offset: number; limit: number; unresolvedOnly: boolean }) {
+  let query = db.selectFrom('job_failures').selectAll();
+  if (opts.unresolvedOnly) query = query.where('resolved_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    query.orderBy('id', 'desc').offset(opts.offset).limit(opts.limit).execute(),
+    db.selectFrom('job_failures').select(db.fn.countAll<number>().as('n')).$if(opts.unresolvedOnly, (q) => q.where('resolved_at', 'is', null)).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
