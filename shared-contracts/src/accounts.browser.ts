@@ -41,6 +41,7 @@ export const accountPaths = {
   confirmEmail: { method: 'POST', path: '/api/confirm_email', access: 'user' },
   resendConfirmation: { method: 'POST', path: '/api/new/confirm_email/resend', access: 'user' },
   resetRequest: { method: 'POST', path: '/api/new/reset_password', access: 'guest' },
+  resetCheck: { method: 'GET', path: '/api/new/reset_password/check', access: 'public' },
   resetPassword: { method: 'PATCH', path: '/api/new/reset_password', access: 'guest' },
 } as const satisfies Record<string, Endpoint>;
 

@@ -95,9 +95,7 @@ export const accountRoutes = {
     response: OkSchema,
   }),
   resetCheck: defineRoute({
-    method: 'GET',
-    path: '/api/new/reset_password/check',
-    access: 'public',
+    ...accountPaths.resetCheck,
     summary: 'Whether a reset link (token and email) can still set a password: unused and not expired',
     tags: ['accounts'],
     query: ResetCheckQuerySchema,

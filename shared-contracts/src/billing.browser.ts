@@ -47,6 +47,7 @@ export const billingPaths = {
   notification: { method: 'POST', path: '/api/payment/cloudpayments/notify/:kind', access: 'public' },
   subscriptionStatus: { method: 'GET', path: '/api/new/subscribe/check_user', access: 'user' },
   subscriptionHistory: { method: 'GET', path: '/api/new/subscribe', access: 'user' },
+  packagePurchases: { method: 'GET', path: '/api/new/subscribe/packages', access: 'user' },
   autoCharges: { method: 'GET', path: '/api/new/subscribe/payments', access: 'user' },
   conversion: { method: 'GET', path: '/api/new/target_2', access: 'user' },
   sandboxCharge: { method: 'POST', path: '/api/sandbox/cloudpayments/charge', access: 'user' },
@@ -65,4 +66,5 @@ export const BILLING_TEXTS = {
   failed: 'Произошла ошибка',
   ordersTabSubscriptions: 'Подписки',
   ordersTabAutoCharges: 'Авто списания',
+  ordersTabPackages: 'Пакеты',
 } as const;

@@ -195,9 +195,7 @@ export const billingRoutes = {
     response: paginated(SubscriptionRecordSchema),
   }),
   packagePurchases: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe/packages',
-    access: 'user',
+    ...billingPaths.packagePurchases,
     summary: 'Paid one-off package purchases, one record per page',
     tags: ['billing'],
     query: PageQuerySchema,

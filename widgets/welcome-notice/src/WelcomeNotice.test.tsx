@@ -44,7 +44,7 @@ describe('WelcomeNotice', () => {
   });
 
   it('puts the new balances in the page’s user query once the gift is granted', async () => {
-    const user: User = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 0, media: 0 } };
+    const user: User = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 0, media: 0 }, resend_in: 0 };
     pageQueryClient.setQueryData(routeKey(accountEndpoints.user, {}), user);
     render(<WelcomeNotice api={fakeApi()} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Я подписался' }));
