@@ -4,9 +4,9 @@ import { defineConfig } from 'vite';
 const root = import.meta.dirname;
 
 /**
- * The browser loader: React, ReactDOM, the kit (with the query client) and the contracts'
- * browser entry in `loader.js`; the host modules only some widgets use (forms, dialog, tabs…)
- * in chunks beside it, fetched when a widget imports them.
+ * The browser loader: `loader.js` imports its boot chunk (React, ReactDOM, the kit with the
+ * query client, the contracts' browser entry); the host modules only some widgets use (forms,
+ * dialog, tabs…) are chunks beside it, fetched when a widget imports them.
  */
 export default defineConfig({
   root,
@@ -22,6 +22,10 @@ export default defineConfig({
     rolldownOptions: {
       input: { loader: path.join(root, 'loader/loader.ts') },
       output: { entryFileNames: 'loader.js', chunkFileNames: 'host-[name]-[hash].js', assetFileNames: 'loader[extname]' },
+      // TanStack Query's modules start with "use client", which means nothing here.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
     },
   },
 });

@@ -1,3 +1,4 @@
+import type { BudgetRow } from './budget-check.ts';
 import type { ThroughputReport } from './throughput.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
@@ -23,6 +24,8 @@ export interface BenchReport {
   /** The most React copies seen on one page; must be 1. */
   reactCopies: number;
   throughput: ThroughputReport;
+  /** Every page's figures against `budgets.ts`. */
+  budgets: BudgetRow[];
   ok: boolean;
   problems: string[];
   durationMs: number;
@@ -38,7 +41,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Widgets',
     '',
-    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the build (that includes the chunks of the standalone dev page, which the site never loads). "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, ReactDOM, zod and the federation runtime come from the loader.',
+    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the current build. "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, the kit (with TanStack Query), the contracts\' browser entry and the host chunks (forms, dialog, tabs…) come from the loader.',
     '',
     '| widget | version | own JS files | own JS raw | own JS gzip | loaded files | loaded gzip |',
     '|---|---|---:|---:|---:|---:|---:|',
@@ -50,7 +53,16 @@ export function markdown(r: BenchReport): string {
     '| file | raw | gzip |',
     '|---|---:|---:|',
     `| loader.js | ${kb(r.loader.js.raw)} | ${kb(r.loader.js.gzip)} |`,
+    ...r.loader.chunks.map((c) => `| ${c.name} | ${kb(c.raw)} | ${kb(c.gzip)} |`),
     `| loader.css | ${kb(r.loader.css.raw)} | ${kb(r.loader.css.gzip)} |`,
+    '',
+    '## Budgets',
+    '',
+    'Each figure of each measured page against `bench/src/budgets.ts`; the bench fails when one is over. "Shared" is every JS file of the page that is not a widget\'s: the loader and the host chunks its widgets asked for.',
+    '',
+    '| page | figure | measured | budget | |',
+    '|---|---|---:|---:|---|',
+    ...r.budgets.map((b) => `| ${b.page} | ${b.figure} | ${b.unit === 'requests' ? String(b.value) : b.value.toFixed(1)} | ${String(b.budget)} ${b.unit} | ${b.ok ? 'ok' : '**OVER**'} |`),
     '',
     '## Pages in Chromium',
     '',
@@ -73,7 +85,7 @@ export function markdown(r: BenchReport): string {
     '',
     `Balance = ledger sum for every wallet afterwards: ${r.throughput.consistent ? 'yes' : 'NO'}.`,
     '',
-    `**Result: ${r.ok ? 'OK, one React per page' : 'FAILED'}.**`,
+    `**Result: ${r.ok ? 'OK: one React per page, every figure within its budget' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),
     '',
   ];

@@ -67,4 +67,6 @@ export const BILLING_TEXTS = {
   ordersTabSubscriptions: 'Подписки',
   ordersTabAutoCharges: 'Авто списания',
   ordersTabPackages: 'Пакеты',
+  /** Said wherever the plan shows while its last renewal charge has failed (CloudPayments retries it). */
+  pastDue: 'Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.',
 } as const;

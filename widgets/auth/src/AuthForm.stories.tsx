@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { AuthFormView, useAuthForm, type AuthValues } from './AuthForm.tsx';
+import { AuthFormView } from './AuthForm.tsx';
+import { useAuthForm, type AuthValues } from './use-auth-form.ts';
 
 /** The form in one state: values and messages as the container would have them. */
 function AuthFormStory({ mode, values, errors, formErrors, busy = false }: { mode: 'login' | 'register'; values?: Partial<AuthValues>; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean }) {

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import { LoginBodySchema, RegisterBodySchema, type WidgetProps } from '@app/contracts/browser';
+import type { WidgetProps } from '@app/contracts/browser';
 import { Button, Card, clearToken, navigate, setToken, useRouteMutation } from '@app/kit';
-import { ContractFormView, FormField, useContractForm, type ContractForm } from '@app/kit/forms';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { authApi, type AuthApi } from './api.ts';
+import { useAuthForm, type AuthValues } from './use-auth-form.ts';
 
 type Mode = WidgetProps<'auth'>['mode'];
-export type AuthValues = { email: string; password: string; password_confirmation: string };
 
 export interface AuthFormViewProps {
   mode: Mode;
@@ -58,19 +58,6 @@ export function AuthFormView({ mode, form }: AuthFormViewProps) {
   );
 }
 
-/** The form of a mode: the contract's schema, empty values, and what a story or the container passes. */
-export function useAuthForm(mode: Mode, options: { onSubmit: (values: AuthValues) => Promise<unknown>; values?: Partial<AuthValues>; errors?: Record<string, string[]>; formErrors?: string[] }): ContractForm<AuthValues> {
-  // Both schemas check { email, password[, password_confirmation] }: the login one ignores the confirmation.
-  const schema = (mode === 'login' ? LoginBodySchema : RegisterBodySchema) as typeof RegisterBodySchema;
-  return useContractForm(schema, {
-    defaultValues: { email: '', password: '', password_confirmation: '', ...options.values },
-    fields: mode === 'login' ? ['email', 'password'] : ['email', 'password', 'password_confirmation'],
-    keepBusyAfterSuccess: true,
-    onSubmit: options.onSubmit,
-    errors: options.errors,
-    formErrors: options.formErrors,
-  });
-}
 
 /** Sign-in or registration: validates with the contract's schema, stores the bearer token, goes on. */
 export function AuthForm({ mode, redirectTo, api = authApi }: WidgetProps<'auth'> & { api?: AuthApi }) {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Balances, DashboardCard, UserSubscriptionStatus, WidgetProps } from '@app/contracts/browser';
+import { BILLING_TEXTS, type Balances, type DashboardCard, type UserSubscriptionStatus, type WidgetProps } from '@app/contracts/browser';
 import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, combineQueries, formatMedia, formatWords, plural, useRouteQuery, type LoadState } from '@app/kit';
 import { dashboardApi, type DashboardApi } from './api.ts';
 
@@ -20,7 +20,7 @@ const DAYS = ['день', 'дня', 'дней'] as const;
 export const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
 
 /** Said instead of the days to renewal while the last renewal charge has failed. */
-export const PAST_DUE_NOTE = 'Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.';
+export const PAST_DUE_NOTE = BILLING_TEXTS.pastDue;
 
 /** Subscription block (seed §4): the plan and days to renewal, or no subscription with what to do. */
 export function SubscriptionSummary({ subscription, paymentUrl }: { subscription: UserSubscriptionStatus; paymentUrl: string }) {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ERROR_CODES } from '@app/contracts/browser';
-import { EmailConfirmView, useCodeForm, type EmailConfirmViewProps } from './EmailConfirm.tsx';
+import { EmailConfirmView, type EmailConfirmViewProps } from './EmailConfirm.tsx';
+import { useCodeForm } from './use-code-form.ts';
 
 const noop = () => undefined;
 

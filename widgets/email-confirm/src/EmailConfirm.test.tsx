@@ -12,8 +12,11 @@ const props = { email: 'anna@example.ru', supportUrl: 'mailto:support@neurostudi
 
 type Answer = () => Promise<never>;
 
-function fakeApi(overrides: { confirm?: Answer; resend?: Answer; logout?: Answer } = {}) {
+const user = { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 }, resend_in: 0 };
+
+function fakeApi(overrides: { confirm?: Answer; resend?: Answer; logout?: Answer; resendIn?: number } = {}) {
   return {
+    user: fakeRoute(accountEndpoints.user, { ...user, resend_in: overrides.resendIn ?? 0 }),
     confirm: fakeRoute(accountEndpoints.confirmEmail, overrides.confirm ?? { email_confirmed: true as const }),
     resend: fakeRoute(accountEndpoints.resendConfirmation, overrides.resend ?? { resend_in: 60 }),
     logout: fakeRoute(accountEndpoints.logout, overrides.logout ?? { ok: true as const }),
@@ -164,6 +167,19 @@ describe('EmailConfirm', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Выйти' }));
     expect(kit.getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/logout');
+  });
+
+  it('counts down to the next resend from the start when the server says a code was just sent', async () => {
+    render(<EmailConfirm {...props} api={fakeApi({ resendIn: 42 })} />);
+    const resend = await screen.findByRole('button', { name: /Отправить код ещё раз через (41|42) с/ });
+    expect(resend).toBeDisabled();
+  });
+
+  it('offers the resend at once when the server allows it', async () => {
+    const api = fakeApi();
+    render(<EmailConfirm {...props} api={api} />);
+    await vi.waitFor(() => expect(api.user).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: 'Отправить код ещё раз' })).toBeEnabled();
   });
 
   it('is a modal dialog: the page behind it is hidden from assistive technology, does not scroll and keeps no focus', async () => {

@@ -1,18 +1,17 @@
 import { useCallback, useEffect, useId, useState, type MouseEvent } from 'react';
-import { ACCOUNT_TEXTS, ConfirmEmailBodySchema, type WidgetProps } from '@app/contracts/browser';
-import { Alert, ApiError, Button, Card, ErrorList, clearToken, errorMessages, navigate, useRouteMutation } from '@app/kit';
+import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
+import { Alert, ApiError, Button, Card, ErrorList, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
 import { DialogTitle, ScreenDialog } from '@app/kit/dialog';
-import { ContractFormView, FormField, useContractForm, type ContractForm } from '@app/kit/forms';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { emailConfirmApi, type EmailConfirmApi } from './api.ts';
 import { normalizeCode } from './code.ts';
+import { useCodeForm, type CodeValues } from './use-code-form.ts';
 import { useCountdown } from './use-countdown.ts';
 
 /** How long «Почта подтверждена» stays before the page reloads without the overlay. */
 export const CONFIRMED_PAUSE_MS = 1500;
 /** Used when the server does not say when the next code may be sent. */
 const RESEND_FALLBACK_SECONDS = 60;
-
-export type CodeValues = { code: string };
 
 export interface EmailConfirmViewProps {
   email: string;
@@ -32,10 +31,6 @@ export interface EmailConfirmViewProps {
   onContinue: () => void;
 }
 
-/** The code form: the contract's schema, with what a story or the container passes. */
-export function useCodeForm(options: { onSubmit: (values: CodeValues) => Promise<unknown>; code?: string; errors?: Record<string, string[]>; formErrors?: string[] }): ContractForm<CodeValues> {
-  return useContractForm(ConfirmEmailBodySchema, { defaultValues: { code: options.code ?? '' }, onSubmit: options.onSubmit, errors: options.errors, formErrors: options.formErrors });
-}
 
 const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 
@@ -123,6 +118,11 @@ export function EmailConfirm({ email, supportUrl, api = emailConfirmApi }: Widge
   const [confirmed, setConfirmed] = useState(false);
   const [hidden, setHidden] = useState(false);
   const [resendIn, startResendCountdown] = useCountdown();
+  // Right after registration the code has just been sent: the wait runs from the start.
+  const serverWait = useRouteQuery(api.user).data?.resend_in ?? 0;
+  useEffect(() => {
+    if (serverWait > 0) startResendCountdown(serverWait);
+  }, [serverWait, startResendCountdown]);
   const [loggingOut, setLoggingOut] = useState(false);
   // Confirmed meanwhile (another tab, the reset link): the overlay has done its job.
   const alreadyConfirmed = (err: unknown) => err instanceof ApiError && err.code === 'EMAIL_ALREADY_CONFIRMED';

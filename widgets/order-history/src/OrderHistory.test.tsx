@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { billingEndpoints, type AutoCharge, type SubscriptionRecord } from '@app/contracts/browser';
+import { billingEndpoints, type AutoCharge, type PackagePurchase, type SubscriptionRecord } from '@app/contracts/browser';
 import { ApiError, formatDate } from '@app/kit';
 import { OrderHistory } from './OrderHistory.tsx';
 import { fakeRoute } from '@app/kit/test';
@@ -12,20 +12,23 @@ const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: '
 type Page<T> = { data: T[]; last_page: number };
 type Answer<T> = (request: { query: { page?: unknown } }) => Promise<Page<T>>;
 
-function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCharges?: Answer<AutoCharge> } = {}) {
+const purchase = (over: Partial<PackagePurchase> = {}): PackagePurchase => ({ id: 5, name: 'Пакет слов', status: 'paid', amount: 290, currency_provider: 'RUB', created_at: '2025-04-10T10:00:00Z', updated_at: '2025-04-10T10:00:20Z', ...over });
+
+function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCharges?: Answer<AutoCharge>; packages?: Answer<PackagePurchase> } = {}) {
   return {
     subscriptions: fakeRoute(billingEndpoints.subscriptionHistory, overrides.subscriptions ?? ((r) => { const page = Number(r.query.page); return { data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 }; })),
     autoCharges: fakeRoute(billingEndpoints.autoCharges, overrides.autoCharges ?? (() => ({ data: [charge()], last_page: 1 }))),
+    packages: fakeRoute(billingEndpoints.packagePurchases, overrides.packages ?? (() => ({ data: [purchase()], last_page: 1 }))),
   };
 }
 
 const panel = () => screen.getByRole('tabpanel');
 
 describe('OrderHistory', () => {
-  it('has exactly the tabs «Подписки» and «Авто списания», subscriptions first', async () => {
+  it('has the seed’s tabs «Подписки» and «Авто списания» and then «Пакеты», subscriptions first', async () => {
     render(<OrderHistory api={fakeApi()} />);
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Подписки', 'Авто списания']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Подписки', 'Авто списания', 'Пакеты']);
     expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('heading', { name: 'Тариф 1' })).toBeInTheDocument();
   });
@@ -83,6 +86,28 @@ describe('OrderHistory', () => {
     expect(autoCharges).toHaveBeenLastCalledWith({ query: { page: 2 } });
   });
 
+  it('lists package purchases in «Пакеты», one per page, with amount, date and status', async () => {
+    const packages = vi
+      .fn()
+      .mockResolvedValueOnce({ data: [purchase()], last_page: 3 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 6, name: 'Пакет медиа', status: 'refunded', amount: 390 })], last_page: 3 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 7, status: 'partially_refunded' })], last_page: 3 });
+    render(<OrderHistory api={fakeApi({ packages })} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
+    expect(await within(panel()).findByRole('heading', { name: 'Пакет слов' })).toBeInTheDocument();
+    expect(packages).toHaveBeenCalledWith({ query: { page: 1 } });
+    expect(panel()).toHaveTextContent('290 ₽');
+    expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
+    expect(within(panel()).getAllByText(formatDate('2025-04-10T10:00:00Z'))[0]).toHaveAttribute('datetime', '2025-04-10T10:00:00Z');
+    expect(panel()).toHaveTextContent('Запись 1 из 3');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await within(panel()).findByText('Возвращено')).toBeInTheDocument();
+    expect(panel()).toHaveTextContent('390 ₽');
+    await userEvent.click(screen.getByRole('button', { name: '3' }));
+    expect(await within(panel()).findByText('Частично возвращено')).toBeInTheDocument();
+  });
+
   it('keeps each tab on its own page', async () => {
     const api = fakeApi();
     render(<OrderHistory api={api} />);
@@ -96,11 +121,13 @@ describe('OrderHistory', () => {
   });
 
   it('shows empty states', async () => {
-    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), autoCharges: vi.fn().mockResolvedValue({ data: [], last_page: 1 }) })} />);
+    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), autoCharges: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), packages: vi.fn().mockResolvedValue({ data: [], last_page: 1 }) })} />);
     expect(await screen.findByText('У вас пока нет подписок')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', '/dashboard/user/payment');
     await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
     expect(await screen.findByText('Автосписаний пока не было')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
+    expect(await screen.findByText('Пакетов пока не было')).toBeInTheDocument();
   });
 
   it('shows a load error with the server message and retries', async () => {

@@ -7,6 +7,8 @@ export const orderHistoryApi = {
   subscriptions: routeCall(billingEndpoints.subscriptionHistory),
   /** GET /api/new/subscribe/payments?page=n */
   autoCharges: routeCall(billingEndpoints.autoCharges),
+  /** GET /api/new/subscribe/packages?page=n */
+  packages: routeCall(billingEndpoints.packagePurchases),
 };
 
 export type OrderHistoryApi = typeof orderHistoryApi;

@@ -1,11 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ERROR_CODES } from '@app/contracts/browser';
-import { ResetPasswordFormView, useResetPasswordForm, type ResetPasswordValues } from './ResetPasswordForm.tsx';
+import { ResetPasswordFormView } from './ResetPasswordForm.tsx';
+import { useResetPasswordForm, type ResetPasswordValues } from './use-reset-password-form.ts';
 
 /** The form in one state. */
-function ResetPasswordStory({ email = 'anna@example.ru', values, errors, formErrors, busy = false, saved = false }: { email?: string; values?: Partial<ResetPasswordValues>; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean; saved?: boolean }) {
+function ResetPasswordStory({ email = 'anna@example.ru', values, errors, formErrors, busy = false, saved = false, link = 'valid' }: { email?: string; values?: Partial<ResetPasswordValues>; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean; saved?: boolean; link?: 'checking' | 'valid' | 'invalid' }) {
   const form = useResetPasswordForm({ token: 'token', email, values, errors, formErrors, onSubmit: () => new Promise(() => undefined) });
-  return <ResetPasswordFormView email={email} form={{ ...form, busy: busy || form.busy }} saved={saved} />;
+  return <ResetPasswordFormView email={email} form={{ ...form, busy: busy || form.busy }} saved={saved} link={link} />;
 }
 
 const filled = { password: 'new-secret-password', password_confirmation: 'new-secret-password' };
@@ -18,6 +19,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+export const CheckingLink: Story = { args: { link: 'checking' } };
+export const LinkUsedOrExpired: Story = { args: { link: 'invalid' } };
 export const Empty: Story = {};
 export const Filled: Story = { args: { values: filled } };
 export const Submitting: Story = { args: { values: filled, busy: true } };

@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { ACCOUNT_TEXTS, ERROR_CODES, ResetPasswordBodySchema, type WidgetProps } from '@app/contracts/browser';
-import { Button, Card, clearToken, useRouteMutation } from '@app/kit';
-import { ContractFormView, FormField, useContractForm, type ContractForm } from '@app/kit/forms';
+import { ACCOUNT_TEXTS, ERROR_CODES, type WidgetProps } from '@app/contracts/browser';
+import { Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
+import { useResetPasswordForm, type ResetPasswordValues } from './use-reset-password-form.ts';
 
-export type ResetPasswordValues = { password: string; password_confirmation: string; token: string; email: string };
-const FIELDS = ['password', 'password_confirmation'] as const;
 
 export interface ResetPasswordFormViewProps {
   /** The account the link was sent to; shown, not edited. */
@@ -13,29 +12,44 @@ export interface ResetPasswordFormViewProps {
   form: ContractForm<ResetPasswordValues>;
   /** The new password was saved: «Пароль сохранен». */
   saved: boolean;
+  /** Whether the link can still set a password, as the server answered (`checking` until it has). */
+  link: 'checking' | 'valid' | 'invalid';
 }
 
-/** The form: the contract's schema (the link's token and email ride along), with what a story or the container passes. */
-export function useResetPasswordForm(options: { token: string; email: string; onSubmit: (values: ResetPasswordValues) => Promise<unknown>; values?: Partial<ResetPasswordValues>; errors?: Record<string, string[]>; formErrors?: string[] }): ContractForm<ResetPasswordValues> {
-  const form = useContractForm(ResetPasswordBodySchema, {
-    defaultValues: { password: '', password_confirmation: '', ...options.values, token: options.token, email: options.email },
-    fields: FIELDS,
-    onSubmit: options.onSubmit,
-    errors: options.errors,
-    formErrors: options.formErrors,
-  });
-  // A token or email that fails the check means a broken link, whatever the field's own message.
-  return form.formErrors.length && !form.form.formState.isSubmitSuccessful && Object.keys(form.form.formState.errors).some((f) => f === 'token' || f === 'email') ? { ...form, formErrors: [ERROR_CODES.RESET_TOKEN_INVALID.message] } : form;
-}
 
 /** The form and its success message, with every state driven by props. */
-export function ResetPasswordFormView({ email, form, saved }: ResetPasswordFormViewProps) {
+export function ResetPasswordFormView({ email, form, saved, link }: ResetPasswordFormViewProps) {
   const savedTitle = useRef<HTMLHeadingElement>(null);
   // The form (and the focused button) goes away: keep the keyboard where the news is.
   useEffect(() => {
     if (saved) savedTitle.current?.focus();
   }, [saved]);
   const requestAgain = `/password/reset${email ? `?email=${encodeURIComponent(email)}` : ''}`;
+  if (link === 'checking') {
+    return (
+      <Card className="auth-card">
+        <h1 className="card__title">Новый пароль</h1>
+        <p className="card__subtitle">Проверяем ссылку…</p>
+        <Skeleton lines={3} />
+      </Card>
+    );
+  }
+  if (link === 'invalid' && !saved) {
+    return (
+      <Card className="auth-card">
+        <div className="reset-form__expired" role="alert">
+          <h1 className="card__title">Ссылка больше не действует</h1>
+          <p className="card__subtitle">{ERROR_CODES.RESET_TOKEN_INVALID.message}: её уже использовали или прошло больше часа. Запросите новую — письмо придёт за минуту.</p>
+        </div>
+        <a className="btn btn-primary btn-block" href={requestAgain}>
+          Запросить новую ссылку
+        </a>
+        <div className="auth-card__footer">
+          <a href="/login">Вернуться ко входу</a>
+        </div>
+      </Card>
+    );
+  }
   return (
     <Card className="auth-card">
       <div aria-live="polite">
@@ -94,5 +108,8 @@ export function ResetPasswordForm({ token, email, api = resetPasswordApi }: Widg
     },
   });
   const form = useResetPasswordForm({ token, email, onSubmit: (values) => reset.mutateAsync({ body: values }) });
-  return <ResetPasswordFormView email={email} form={form} saved={saved} />;
+  // A used or expired link says so at once; if the check itself fails, the form is shown and the save will tell.
+  const check = useRouteQuery(api.check, { query: { token, email } }, { staleTime: Infinity });
+  const link = check.isPending ? 'checking' : check.data?.valid === false ? 'invalid' : 'valid';
+  return <ResetPasswordFormView email={email} form={form} saved={saved} link={link} />;
 }

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ERROR_CODES } from '@app/contracts/browser';
-import { ResetRequestView, useResetRequestForm } from './ResetRequest.tsx';
+import { ResetRequestView } from './ResetRequest.tsx';
+import { useResetRequestForm } from './use-reset-request-form.ts';
 
 /** The form in one state. */
 function ResetRequestStory({ email, errors, formErrors, busy = false, sent = false }: { email?: string; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean; sent?: boolean }) {

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { ACCOUNT_TEXTS, ResetRequestBodySchema, type WidgetProps } from '@app/contracts/browser';
+import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
 import { Button, Card, useRouteMutation } from '@app/kit';
-import { ContractFormView, FormField, useContractForm, type ContractForm } from '@app/kit/forms';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetRequestApi, type ResetRequestApi } from './api.ts';
-
-export type ResetRequestValues = { email: string };
+import { useResetRequestForm, type ResetRequestValues } from './use-reset-request-form.ts';
 
 export interface ResetRequestViewProps {
   form: ContractForm<ResetRequestValues>;
@@ -14,10 +13,6 @@ export interface ResetRequestViewProps {
   onRetry: () => void;
 }
 
-/** The form: the contract's schema, with what a story or the container passes. */
-export function useResetRequestForm(options: { onSubmit: (values: ResetRequestValues) => Promise<unknown>; email?: string; errors?: Record<string, string[]>; formErrors?: string[] }): ContractForm<ResetRequestValues> {
-  return useContractForm(ResetRequestBodySchema, { defaultValues: { email: options.email ?? '' }, onSubmit: options.onSubmit, errors: options.errors, formErrors: options.formErrors });
-}
 
 /** The form and its success message, with every state driven by props. */
 export function ResetRequestView({ form, sent, onRetry }: ResetRequestViewProps) {

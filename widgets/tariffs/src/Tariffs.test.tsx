@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { billingEndpoints, type PaymentStart, type SubscribeCheck, type WidgetOptions } from '@app/contracts/browser';
-import { ApiError } from '@app/kit';
+import { ApiError, formatDate } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
 import { Tariffs } from './Tariffs.tsx';
 import type { TariffsApi } from './api.ts';
@@ -82,6 +82,30 @@ describe('Tariffs: buttons per seed §4', () => {
     expect(pro.getByText('Автопродление с карты •••• 4242')).toBeInTheDocument();
     expect((await plan('Старт')).getByRole('button', { name: 'Подписаться' })).toBeInTheDocument();
     expect((await plan('Пакет слов')).getByRole('button', { name: 'Купить' })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it('during the trial the plan says when it ends and what is charged then', async () => {
+    renderTariffs(fakeApi({ ...ON_PRO, trial: true, next_charge_at: '2025-05-18T12:00:00Z', next_charge_amount: 990 }));
+    const pro = await plan('Про');
+    expect(pro.getByText(`Пробный период до ${formatDate('2025-05-18T12:00:00Z')}. Затем спишем 990 ₽ с карты •••• 4242 и дальше каждый месяц.`)).toBeInTheDocument();
+  });
+
+  it('after a failed renewal the plan says so instead of the next charge', async () => {
+    renderTariffs(fakeApi({ ...ON_PRO, past_due: true }));
+    const pro = await plan('Про');
+    expect(pro.getByRole('status')).toHaveTextContent('Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.');
+    expect(pro.queryByText(/Следующее списание/)).not.toBeInTheDocument();
+  });
+
+  it('a renewing plan shows the next charge with its amount and date', async () => {
+    renderTariffs(fakeApi(ON_PRO));
+    expect((await plan('Про')).getByText(`Следующее списание 990 ₽ — ${formatDate('2025-06-15T12:00:00Z')}`)).toBeInTheDocument();
+  });
+
+  it('shows media token amounts with one decimal in the plan descriptions', async () => {
+    renderTariffs(fakeApi(NO_PLAN));
+    expect((await plan('Старт')).getByText('30,0 медиа токена в месяц', { exact: false })).toBeInTheDocument();
+    expect((await plan('Пакет медиа')).getByText('+50,0 медиа токена', { exact: false })).toBeInTheDocument();
   });
 
   it('a cancelled plan shows «Подписка отменена» on reload and packages look disabled', async () => {

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { BILLING_TEXTS, TEST_CARD_LIST, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
-import { Alert, Button, EmptyState, LoadError, MediaIcon, Skeleton, Spinner, WordsIcon, combineQueries, formatAmount, formatDate, formatMedia, formatWords, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
+import { Alert, Button, EmptyState, LoadError, MediaIcon, Skeleton, Spinner, WordsIcon, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
 import { Dialog } from '@app/kit/dialog';
 import { tariffsApi, type TariffsApi } from './api.ts';
 import { cloudPaymentsWidget, type PaymentWidget } from './payment-widget.ts';
@@ -146,6 +146,40 @@ function Price({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
   );
 }
 
+/**
+ * What happens next with the current plan: the end of the trial and what will be charged then,
+ * the next renewal, or that the last renewal charge failed (CloudPayments retries it).
+ */
+export function RenewalNote({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
+  const card = check.card ? ` с карты ${check.card}` : '';
+  const amount = check.next_charge_amount === null ? null : formatAmount(check.next_charge_amount, tariff.currency_provider);
+  if (check.past_due) {
+    return (
+      <p className="plan__meta plan__meta--warning" role="status">
+        {BILLING_TEXTS.pastDue}
+      </p>
+    );
+  }
+  if (check.trial && check.next_charge_at) {
+    return (
+      <p className="plan__meta">
+        Пробный период до {formatDate(check.next_charge_at)}. Затем {amount ? `спишем ${amount}` : 'начнётся оплата'}
+        {card} и дальше каждый месяц.
+      </p>
+    );
+  }
+  return (
+    <>
+      {check.card && <p className="plan__meta">Автопродление с карты {check.card}</p>}
+      {check.next_charge_at && (
+        <p className="plan__meta">
+          Следующее списание{amount ? ` ${amount}` : ''} — {formatDate(check.next_charge_at)}
+        </p>
+      )}
+    </>
+  );
+}
+
 interface PlanCardProps {
   tariff: Tariff;
   check: SubscribeCheck;
@@ -173,7 +207,7 @@ function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect
           <Button variant="ghost" block disabled={waiting} onClick={() => onCancelRequest(tariff)}>
             {CANCEL_LABEL}
           </Button>
-          {check.card && <p className="plan__meta">Автопродление с карты {check.card}</p>}
+          <RenewalNote tariff={tariff} check={check} />
         </>
       );
       break;
@@ -249,7 +283,7 @@ function SubscribeDialog({ tariff, data, onConfirm, onClose }: { tariff: Tariff;
       )}
       {(tariff.words > 0 || tariff.media > 0) && (
         <p>
-          Каждый период начисляем {formatWords(tariff.words)} {plural(tariff.words, WORDS)} и {formatMedia(tariff.media)} медиа токена.
+          Каждый период начисляем {formatWords(tariff.words)} {plural(tariff.words, WORDS)} и {mediaTokens(tariff.media)}.
         </p>
       )}
       <p>Отменить подписку можно в любой момент: она будет действовать до конца оплаченного периода.</p>

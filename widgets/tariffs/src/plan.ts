@@ -1,3 +1,4 @@
+import { withMediaDecimals } from '@app/kit';
 import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
@@ -41,7 +42,7 @@ export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; i
 
 const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
 
-/** A description line split at its icon markers (`[[words]]`, `[[media]]`). */
+/** A description line split at its icon markers (`[[words]]`, `[[media]]`), media token amounts with one decimal (seed §9). */
 export function descriptionParts(line: string): DescriptionPart[] {
   return line
     .split(MARKER_RE)
@@ -49,6 +50,6 @@ export function descriptionParts(line: string): DescriptionPart[] {
     .map((part): DescriptionPart => {
       if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
       if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
-      return { type: 'text', text: part };
+      return { type: 'text', text: withMediaDecimals(part) };
     });
 }
