@@ -73,7 +73,7 @@ describe('development mode (WIDGET_DEV_SERVERS)', () => {
     const csp = parseCsp(response?.headers()['content-security-policy']);
     expect(csp.get('script-src')).toEqual(["'self'", devOrigin()]);
     expect(csp.get('connect-src')).toEqual(["'self'", devOrigin(), devOrigin().replace('http://', 'ws://')]);
-    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", expect.stringMatching(/^'nonce-[\w+/=]+'$/)]);
 
     expect((await openPage(page, e2e.url('/login'))).mounted).toEqual(['auth']);
     expect((await pageManifest(page)).auth?.entry).toBe(`${devOrigin()}/widgets/auth/src/mount.tsx`);

@@ -80,6 +80,9 @@ function showFailure(el: HTMLElement): void {
 /** Registers the host modules and mounts every widget of the page. */
 export async function boot(): Promise<void> {
   (globalThis as Record<string, unknown>)[HOST_GLOBAL] ??= createRegistry();
+  // Dialogs add a <style> element (scroll lock); the page's CSP allows it with this nonce, which their style helper reads from here.
+  const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+  if (nonce) (globalThis as Record<string, unknown>).__webpack_nonce__ = nonce;
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
   await Promise.all(

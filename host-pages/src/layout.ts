@@ -42,6 +42,8 @@ export interface LayoutInput {
   banner?: RawHtml | false;
   /** Development only: the React-refresh preamble, run before the loader (widgets from `vite dev`). */
   devPreamble?: string;
+  /** The CSP nonce of `<style>` elements the page's scripts add (dialogs' scroll lock). */
+  styleNonce?: string;
 }
 
 const NAV = [
@@ -73,7 +75,7 @@ export function renderDocument(input: LayoutInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${input.title} — Нейростудия</title>
+${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>

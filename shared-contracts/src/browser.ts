@@ -14,7 +14,8 @@ import { chatPaths } from './chat.browser.ts';
 import { dashboardPaths } from './dashboard.browser.ts';
 import { clientRoutes } from './route.ts';
 
-export * from './errors.ts';
+export * from './client-errors.ts';
+export type { ErrorCode } from './errors.ts';
 export * from './route.ts';
 export * from './fields.ts';
 export * from './accounts.browser.ts';

@@ -9,6 +9,7 @@ export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
+export * from './manifest.contract.ts';
 
 import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';

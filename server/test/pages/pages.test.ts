@@ -93,6 +93,11 @@ describe('page documents', () => {
     const manifest = manifestOf(res.body);
     expect(Object.keys(manifest)).toEqual(['auth']);
     expect(manifest.auth?.version).toBe('1.0.0');
+    // Dialogs add a <style> for their scroll lock: style-src allows it by a nonce, which the page hands to the loader.
+    const styleSrc = String(res.headers['content-security-policy']).split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src ')) ?? '';
+    const nonce = /<meta name="csp-nonce" content="([^"]+)">/.exec(res.body)?.[1];
+    expect(nonce).toBeDefined();
+    expect(styleSrc).toBe(`style-src 'self' 'nonce-${nonce ?? ''}'`);
     // One URL for the loader module (served no-cache): its chunks import helpers from it, and another URL would run it twice.
     expect(res.body).toContain('<script type="module" src="/assets/loader.js"></script>');
   });

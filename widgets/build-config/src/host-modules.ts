@@ -42,7 +42,6 @@ export const FORBIDDEN_IN_WIDGETS: Record<string, string> = {
   'zod/mini': 'schemas a widget parses live in @app/contracts/browser',
   '@tanstack/react-query': 'use the kit’s useRouteQuery / useRouteMutation (one query client per page, supplied by the host)',
   'react-hook-form': 'use useContractForm and FormField from @app/kit/forms',
-  '@hookform/resolvers/zod': 'use useContractForm from @app/kit/forms',
   '@radix-ui/react-dialog': 'use Dialog from @app/kit/dialog',
   '@radix-ui/react-tabs': 'use Tabs from @app/kit/tabs',
   '@radix-ui/react-dropdown-menu': 'use Menu from @app/kit/menu',

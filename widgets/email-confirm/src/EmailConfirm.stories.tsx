@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES } from '@app/contracts/browser';
+import { ERROR_CODES } from '@app/contracts';
 import { EmailConfirmView, type EmailConfirmViewProps } from './EmailConfirm.tsx';
 import { useCodeForm } from './use-code-form.ts';
 

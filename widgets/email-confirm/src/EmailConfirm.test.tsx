@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '@app/contracts/browser';
+import { ERROR_CODES, type ErrorCode } from '@app/contracts';
 import * as kit from '@app/kit';
 import { ApiError } from '@app/kit';
 import { CONFIRMED_PAUSE_MS, EmailConfirm } from './EmailConfirm.tsx';

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type ReactNode, type SyntheticEvent } from 'react';
-import { useForm, type FieldErrors as RhfFieldErrors, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
-import type { $ZodType, input, output } from 'zod/v4/core';
+import { useForm, type FieldErrors as RhfFieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { safeParseAsync, type $ZodType, type input, type output } from 'zod/v4/core';
 import { ApiError } from './api.ts';
 import { apiFormErrors, type FieldErrors } from './form-errors.ts';
 import { ErrorList, Field, type FieldProps } from './ui.tsx';
@@ -32,6 +31,22 @@ export interface ContractFormOptions<S extends $ZodType> {
   formErrors?: string[];
 }
 
+/**
+ * react-hook-form's resolver from a contract's schema: the values the schema outputs, or the
+ * first message of each field (an empty password reads «Введите пароль», not that and «too
+ * short» at once). Nested fields are named by their first segment, as the server's
+ * `{field: [messages]}` names them.
+ */
+export function contractResolver<S extends $ZodType>(schema: S): Resolver<input<S> & FieldValues, unknown, output<S>> {
+  return async (values) => {
+    const result = await safeParseAsync(schema, values);
+    if (result.success) return { values: result.data, errors: {} };
+    const errors: Record<string, { type: string; message: string }> = {};
+    for (const issue of result.error.issues) errors[String(issue.path[0] ?? 'root')] ??= { type: issue.code, message: issue.message };
+    return { values: {}, errors: errors as RhfFieldErrors<input<S> & FieldValues> };
+  };
+}
+
 const toRhfErrors = (errors: FieldErrors) => Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, { type: 'server', message: messages[0], types: Object.fromEntries(messages.map((m, i) => [`server${String(i)}`, m])) }]));
 
 /**
@@ -48,8 +63,7 @@ export function useContractForm<S extends $ZodType>(schema: S, options: Contract
   // Fixed at the first render: react-hook-form applies `errors` again whenever its identity changes.
   const [initialErrors] = useState(() => (options.errors ? (toRhfErrors(options.errors) as RhfFieldErrors<V>) : undefined));
   const form = useForm<V, unknown, output<S>>({
-    // The resolver's types are written for classic zod; zod/mini schemas are the same at runtime.
-    resolver: zodResolver(schema as never) as never,
+    resolver: contractResolver(schema),
     defaultValues: options.defaultValues as never,
     errors: initialErrors,
     mode: 'onSubmit',

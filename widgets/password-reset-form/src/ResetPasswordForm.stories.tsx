@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES } from '@app/contracts/browser';
+import { ERROR_CODES } from '@app/contracts';
 import { ResetPasswordFormView } from './ResetPasswordForm.tsx';
 import { useResetPasswordForm, type ResetPasswordValues } from './use-reset-password-form.ts';
 

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES } from '@app/contracts/browser';
+import { ERROR_CODES } from '@app/contracts';
 import { ApiError, getToken, setToken } from '@app/kit';
 import { ResetPasswordForm } from './ResetPasswordForm.tsx';
 import { accountEndpoints } from '@app/contracts/browser';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ACCOUNT_TEXTS, ERROR_CODES, type WidgetProps } from '@app/contracts/browser';
+import { ACCOUNT_TEXTS, CLIENT_ERRORS, type WidgetProps } from '@app/contracts/browser';
 import { Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
@@ -39,7 +39,7 @@ export function ResetPasswordFormView({ email, form, saved, link }: ResetPasswor
       <Card className="auth-card">
         <div className="reset-form__expired" role="alert">
           <h1 className="card__title">Ссылка больше не действует</h1>
-          <p className="card__subtitle">{ERROR_CODES.RESET_TOKEN_INVALID.message}: её уже использовали или прошло больше часа. Запросите новую — письмо придёт за минуту.</p>
+          <p className="card__subtitle">{CLIENT_ERRORS.RESET_TOKEN_INVALID}: её уже использовали или прошло больше часа. Запросите новую — письмо придёт за минуту.</p>
         </div>
         <a className="btn btn-primary btn-block" href={requestAgain}>
           Запросить новую ссылку

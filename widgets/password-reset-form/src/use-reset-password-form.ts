@@ -1,4 +1,4 @@
-import { ERROR_CODES, ResetPasswordBodySchema } from '@app/contracts/browser';
+import { CLIENT_ERRORS, ResetPasswordBodySchema } from '@app/contracts/browser';
 import { useContractForm, type ContractForm } from '@app/kit/forms';
 
 export type ResetPasswordValues = { password: string; password_confirmation: string; token: string; email: string };
@@ -14,5 +14,5 @@ export function useResetPasswordForm(options: { token: string; email: string; on
     formErrors: options.formErrors,
   });
   // A token or email that fails the check means a broken link, whatever the field's own message.
-  return form.formErrors.length && !form.form.formState.isSubmitSuccessful && Object.keys(form.form.formState.errors).some((f) => f === 'token' || f === 'email') ? { ...form, formErrors: [ERROR_CODES.RESET_TOKEN_INVALID.message] } : form;
+  return form.formErrors.length && !form.form.formState.isSubmitSuccessful && Object.keys(form.form.formState.errors).some((f) => f === 'token' || f === 'email') ? { ...form, formErrors: [CLIENT_ERRORS.RESET_TOKEN_INVALID] } : form;
 }

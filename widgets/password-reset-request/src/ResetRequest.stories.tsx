@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES } from '@app/contracts/browser';
+import { ERROR_CODES } from '@app/contracts';
 import { ResetRequestView } from './ResetRequest.tsx';
 import { useResetRequestForm } from './use-reset-request-form.ts';
 

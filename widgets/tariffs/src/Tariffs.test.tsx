@@ -87,7 +87,8 @@ describe('Tariffs: buttons per seed §4', () => {
   it('during the trial the plan says when it ends and what is charged then', async () => {
     renderTariffs(fakeApi({ ...ON_PRO, trial: true, next_charge_at: '2025-05-18T12:00:00Z', next_charge_amount: 990 }));
     const pro = await plan('Про');
-    expect(pro.getByText(`Пробный период до ${formatDate('2025-05-18T12:00:00Z')}. Затем спишем 990 ₽ с карты •••• 4242 и дальше каждый месяц.`)).toBeInTheDocument();
+    expect(pro.getByText(`Пробный период до ${formatDate('2025-05-18T12:00:00Z')}. Затем спишем 990 ₽ и дальше каждый месяц.`)).toBeInTheDocument();
+    expect(pro.getByText('Автопродление с карты •••• 4242')).toBeInTheDocument();
   });
 
   it('after a failed renewal the plan says so instead of the next charge', async () => {

@@ -151,7 +151,6 @@ function Price({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
  * the next renewal, or that the last renewal charge failed (CloudPayments retries it).
  */
 export function RenewalNote({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
-  const card = check.card ? ` с карты ${check.card}` : '';
   const amount = check.next_charge_amount === null ? null : formatAmount(check.next_charge_amount, tariff.currency_provider);
   if (check.past_due) {
     return (
@@ -160,21 +159,19 @@ export function RenewalNote({ tariff, check }: { tariff: Tariff; check: Subscrib
       </p>
     );
   }
-  if (check.trial && check.next_charge_at) {
-    return (
-      <p className="plan__meta">
-        Пробный период до {formatDate(check.next_charge_at)}. Затем {amount ? `спишем ${amount}` : 'начнётся оплата'}
-        {card} и дальше каждый месяц.
-      </p>
-    );
-  }
   return (
     <>
       {check.card && <p className="plan__meta">Автопродление с карты {check.card}</p>}
-      {check.next_charge_at && (
+      {check.trial && check.next_charge_at ? (
         <p className="plan__meta">
-          Следующее списание{amount ? ` ${amount}` : ''} — {formatDate(check.next_charge_at)}
+          Пробный период до {formatDate(check.next_charge_at)}. Затем {amount ? `спишем ${amount}` : 'начнётся оплата'} и дальше каждый месяц.
         </p>
+      ) : (
+        check.next_charge_at && (
+          <p className="plan__meta">
+            Следующее списание{amount ? ` ${amount}` : ''} — {formatDate(check.next_charge_at)}
+          </p>
+        )
       )}
     </>
   );

@@ -1,5 +1,5 @@
 import { withMediaDecimals } from '@app/kit';
-import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
+import { BILLING_TEXTS, CLIENT_ERRORS, DESCRIPTION_MARKERS, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
 
@@ -9,8 +9,8 @@ export const trialApplies = (tariff: Tariff, check: SubscribeCheck): tariff is T
 
 /** Why a one-off package cannot be bought now (seed §4, §5), or null when it can. */
 export function packageBlock(check: SubscribeCheck): string | null {
-  if (check.subscriptions === null) return ERROR_CODES.SUBSCRIPTION_REQUIRED.message;
-  if (check.cancelled) return ERROR_CODES.SUBSCRIPTION_CANCELLED.message;
+  if (check.subscriptions === null) return CLIENT_ERRORS.SUBSCRIPTION_REQUIRED;
+  if (check.cancelled) return CLIENT_ERRORS.SUBSCRIPTION_CANCELLED;
   return null;
 }
 
