@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 export interface DialogProps {
   title: string;
@@ -17,6 +17,18 @@ export interface DialogProps {
 }
 
 /**
+ * Where focus goes when the window closes: back to what had it when the window opened (Radix
+ * returns it only to a Radix trigger; ours are opened by state).
+ */
+function useReturnFocus(): (event: Event) => void {
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  return (event) => {
+    event.preventDefault();
+    if (opener?.isConnected) opener.focus();
+  };
+}
+
+/**
  * A modal window (Radix Dialog: focus moves in, stays in and comes back, Escape closes, the page
  * behind is inert and does not scroll), drawn with the kit's `.modal` styles.
  */
@@ -24,11 +36,12 @@ export function Dialog({ title, children, footer, onClose, dismissible = true, o
   const block = (event: Event) => {
     if (!dismissible) event.preventDefault();
   };
+  const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => !next && dismissible && onClose?.()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="modal-backdrop">
-          <RadixDialog.Content className={`modal ${className}`.trim()} aria-describedby={describedBy} onEscapeKeyDown={block} onPointerDownOutside={block} onInteractOutside={block}>
+          <RadixDialog.Content className={`modal ${className}`.trim()} aria-describedby={describedBy} onEscapeKeyDown={block} onPointerDownOutside={block} onInteractOutside={block} onCloseAutoFocus={returnFocus}>
             <RadixDialog.Title className="modal__title">{title}</RadixDialog.Title>
             {children && <div className="modal__body">{children}</div>}
             {footer && <div className="modal__footer">{footer}</div>}
@@ -51,11 +64,12 @@ export function DialogClose({ children }: { children: ReactNode }) {
  */
 export function ScreenDialog({ children, describedBy }: { children: ReactNode; describedBy?: string }) {
   const block = (event: Event) => event.preventDefault();
+  const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root open>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="overlay-screen">
-          <RadixDialog.Content className="overlay-screen__content" aria-describedby={describedBy} onEscapeKeyDown={block} onPointerDownOutside={block} onInteractOutside={block}>
+          <RadixDialog.Content className="overlay-screen__content" aria-describedby={describedBy} onEscapeKeyDown={block} onPointerDownOutside={block} onInteractOutside={block} onCloseAutoFocus={returnFocus}>
             {children}
           </RadixDialog.Content>
         </RadixDialog.Overlay>
