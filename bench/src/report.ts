@@ -66,7 +66,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Pages in Chromium',
     '',
-    'A guest opens /login, signs in through the form and lands on /dashboard. React copies = the larger of (a) the distinct `react` instances bound to the react-dom renderers that registered with a stub of the React DevTools hook and (b) the scripts that executed React module code (their calls of `Symbol.for("react.transitional.element")`, attributed by stack). Must be exactly 1 on every page.',
+    'A guest opens /login, signs in through the form and lands on /dashboard, opens /dashboard/user/payment and /dashboard/user/orders, then signs out, registers and lands on /dashboard under the email confirmation overlay. React copies = the larger of (a) the distinct `react` instances bound to the react-dom renderers that registered with a stub of the React DevTools hook and (b) the scripts that executed React module code (their calls of `Symbol.for("react.transitional.element")`, attributed by stack). Must be exactly 1 on every page.',
     '',
     '| page | React copies | renderers | React code ran in | widgets mounted | failed | JS files | JS gzip |',
     '|---|---:|---:|---|---|---|---:|---:|',
