@@ -110,6 +110,21 @@ describe('page documents', () => {
     expect(manifestOf(res.body).dashboard?.version).toBe(HOSTILE_VERSION);
   });
 
+  it('mark the slots of widgets that often draw nothing (welcome notice, conversion stub) as quiet, so they take no space', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard', user.cookie);
+    const quiet = [...res.body.matchAll(/data-widget="([a-z-]+)"[^>]*data-quiet/g)].map((m) => m[1]);
+    expect(quiet).toEqual(['welcome-notice', 'conversion']);
+  });
+
+  it('/dashboard/user/payment has no sandbox banner: the tariffs widget says it with the test cards', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard/user/payment', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('sandbox-banner');
+    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true });
+  });
+
   it('/register mounts the registration form', async () => {
     const res = await page('/register');
     expect(res.statusCode).toBe(200);

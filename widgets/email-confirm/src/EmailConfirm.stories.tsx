@@ -42,6 +42,7 @@ export const TooManyAttempts: Story = { args: { code: '111111', codeErrors: [ERR
 export const RateLimited: Story = { args: { code: '482913', formErrors: [ERROR_CODES.RATE_LIMITED.message] } };
 export const NoConnection: Story = { args: { code: '482913', formErrors: ['Нет соединения с сервером. Проверьте интернет и попробуйте снова'] } };
 export const ResendSending: Story = { args: { resendBusy: true } };
+export const JustRegistered: Story = { args: { resendIn: 58 } };
 export const ResendCountdown: Story = { args: { resendSent: true, resendIn: 42 } };
 export const ResendTooSoon: Story = { args: { resendErrors: [ERROR_CODES.RESEND_TOO_SOON.message] } };
 export const LoggingOut: Story = { args: { loggingOut: true } };
