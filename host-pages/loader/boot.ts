@@ -33,6 +33,7 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
   '@app/kit/tabs': () => import('@app/kit/tabs'),
   '@app/kit/menu': () => import('@app/kit/menu'),
   '@app/kit/select': () => import('@app/kit/select'),
+  '@app/kit/stream': () => import('@app/kit/stream'),
 };
 
 function createRegistry(): HostRegistry {

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -23,6 +24,7 @@ import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
 import notificationRoutes from './features/payments/notifications.routes.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
+import filesRoutes from './features/files/files.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +62,8 @@ const externalPlugins = fp(
     limitJsonDepth(app);
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
+    // Limits here are the ceiling; each multipart route sets its own (lib/multipart.ts).
+    await app.register(multipart, { limits: { files: 10, fileSize: 50 * 1024 * 1024, fields: 50, fieldSize: 256 * 1024, parts: 60 } });
     await app.register(helmet, {
       contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(ctx.config) },
       crossOriginEmbedderPolicy: false,
@@ -134,6 +138,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
+  await app.register(filesRoutes);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/api') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;

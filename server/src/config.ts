@@ -48,6 +48,8 @@ const widgetDevServers = optionalString.transform((value, ctx): Record<string, s
   return servers;
 });
 
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -71,6 +73,7 @@ const EnvSchema = z
       .optional()
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+    SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
     SUPPORT_URL: z.string().default('mailto:support@neurostudio.local'),
@@ -87,6 +90,21 @@ const EnvSchema = z
     WIDGETS_DIR: z.string().default('widgets'),
     LOADER_DIR: z.string().default('host-pages/dist'),
     WIDGET_DEV_SERVERS: widgetDevServers,
+    STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).optional(),
+    S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    S3_REGION: optionalString,
+    S3_BUCKET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lowercase letters, digits, dots and hyphens')
+        .optional(),
+    ),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.CLOUDPAYMENTS_PUBLIC_ID) !== Boolean(env.CLOUDPAYMENTS_API_SECRET)) {
@@ -105,6 +123,19 @@ const EnvSchema = z
     }
     if (env.NODE_ENV === 'production' && Object.keys(env.WIDGET_DEV_SERVERS).length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WIDGET_DEV_SERVERS'], message: 'is for development only: unset it in production' });
+    }
+    const storage = env.STORAGE ?? (env.S3_BUCKET ? 's3' : 'local');
+    if (storage === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with STORAGE=s3' });
+    }
+    if (storage === 'local') {
+      // A half-configured S3 must not silently keep files on this machine's disk.
+      for (const name of S3_VARIABLES) {
+        if (env[name] !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is set, but STORAGE=local keeps files on disk: set STORAGE=s3 or unset it' });
+      }
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: "set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS SDK's default credentials)" });
     }
   });
 
@@ -127,6 +158,8 @@ export interface Config {
   trustProxy: boolean;
   runWorkers: boolean;
   rateLimitPerMinute: number;
+  /** Seconds between the comment lines that keep an open event stream alive. */
+  sseHeartbeatSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportUrl: string;
@@ -154,7 +187,28 @@ export interface Config {
    * loads them from there with the React-refresh preamble, and the CSP allows those origins.
    */
   widgetDevServers: Record<string, string>;
+  /** Where uploaded and generated files are kept. */
+  storage: StorageConfig;
 }
+
+/** Local disk (the default) or an S3-compatible service. */
+export type StorageConfig =
+  | {
+      kind: 'local';
+      /** `DATA_DIR/files`. */
+      dir: string;
+    }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** Unset: AWS S3 itself. */
+      endpoint: string | undefined;
+      /** `https://host/bucket/key` instead of `https://bucket.host/key` (MinIO and most self-hosted services). */
+      forcePathStyle: boolean;
+      /** Unset: the AWS SDK's default chain (AWS_* variables, an instance role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 /** Sandbox credentials: the sandbox signs notifications with this secret, so the same verification runs. */
 export const SANDBOX_PUBLIC_ID = 'pk_sandbox';
@@ -189,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportUrl: e.SUPPORT_URL,
@@ -211,5 +266,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     widgetsDir: fromRoot(e.WIDGETS_DIR),
     loaderDir: fromRoot(e.LOADER_DIR),
     widgetDevServers: e.WIDGET_DEV_SERVERS,
+    storage: e.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION ?? 'us-east-1',
+          endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+        }
+      : { kind: 'local', dir: path.join(fromRoot(e.DATA_DIR), 'files') },
   };
 }

@@ -8,6 +8,8 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
 import { SandboxCloudPaymentsApi } from './features/payments/sandbox/sandbox.engine.ts';
 import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { Storage } from './storage/storage.ts';
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -25,6 +27,8 @@ export interface AppContext {
   readonly cloudpayments: CloudPaymentsApi;
   /** Telegram's Bot API, or the sandbox's stand-in when no bot token is configured. */
   readonly telegram: TelegramClient;
+  /** Uploaded and generated files: local disk under DATA_DIR/files, or an S3-compatible service. */
+  readonly storage: Storage;
 }
 
 export interface ContextDeps {
@@ -49,6 +53,7 @@ export function createContext(deps: ContextDeps): AppContext {
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: deps.log }),
     cloudpayments: cp.sandbox ? new SandboxCloudPaymentsApi(() => ctx) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret),
     telegram: config.telegram.botToken ? new HttpTelegramClient(config.telegram.apiUrl, config.telegram.botToken) : new SandboxTelegramClient(deps.db),
+    storage: createStorage(config.storage),
   };
   return ctx;
 }
@@ -58,8 +63,9 @@ export async function startContext(ctx: AppContext, opts: { work: boolean; pollS
   await ctx.jobs.start(ctx, opts);
 }
 
-/** Stops the queue (waiting for running jobs) and closes the mailer; the database is the caller's. */
+/** Stops the queue (waiting for running jobs), closes the mailer and the storage client; the database is the caller's. */
 export async function stopContext(ctx: AppContext): Promise<void> {
   await ctx.jobs.stop();
   ctx.mailer.close();
+  ctx.storage.close();
 }

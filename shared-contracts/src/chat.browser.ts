@@ -7,7 +7,7 @@ export const CHAT_LIMITS = { maxImages: 2, titleLength: 20, imageTypes: ['image/
 export const chatPaths = {
   list: { method: 'GET', path: '/api/new/chat', access: 'user' },
   messages: { method: 'GET', path: '/api/new/chat/:id', access: 'user' },
-  send: { method: 'POST', path: '/api/new/chat', access: 'confirmed' },
+  send: { method: 'POST', path: '/api/new/chat', access: 'confirmed', multipart: true },
   models: { method: 'GET', path: '/api/new/chat_models', access: 'user' },
 } as const satisfies Record<string, Endpoint>;
 

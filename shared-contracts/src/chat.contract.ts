@@ -54,7 +54,7 @@ export const chatRoutes = {
   }),
   send: defineRoute({
     ...chatPaths.send,
-    bodyType: 'multipart',
+    multipart: { files: { image_example: { accept: ['png', 'jpeg'], maxBytes: 10 * 1024 * 1024 }, image_example_2: { accept: ['png', 'jpeg'], maxBytes: 10 * 1024 * 1024 } }, maxFiles: 2, maxTotalBytes: 20 * 1024 * 1024 },
     summary: 'Sends a message (multipart: ai_models_id, param, message, chat_id, image_example, image_example_2)',
     tags: ['chat'],
     body: ChatSendFieldsSchema,

@@ -7,6 +7,7 @@ export * from './accounts.contract.ts';
 export * from './billing.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
+export * from './files.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';
@@ -15,6 +16,7 @@ import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';
 import { dashboardRoutes } from './dashboard.contract.ts';
 import { chatRoutes } from './chat.contract.ts';
+import { fileRoutes } from './files.contract.ts';
 
 /** Every call of the API, by feature. */
 export const routes = {
@@ -22,4 +24,5 @@ export const routes = {
   billing: billingRoutes,
   dashboard: dashboardRoutes,
   chat: chatRoutes,
+  files: fileRoutes,
 } as const;

@@ -12,12 +12,58 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'guest' | 'user' | 'confirmed' | 'admin';
 
+/** Kinds of file an upload may be, decided by the file's content (magic bytes), never by its name or declared type. */
+export const FILE_KINDS = {
+  png: { mime: 'image/png', label: 'PNG' },
+  jpeg: { mime: 'image/jpeg', label: 'JPEG' },
+  webp: { mime: 'image/webp', label: 'WebP' },
+  gif: { mime: 'image/gif', label: 'GIF' },
+  pdf: { mime: 'application/pdf', label: 'PDF' },
+  mp4: { mime: 'video/mp4', label: 'MP4' },
+  webm: { mime: 'video/webm', label: 'WebM' },
+} as const;
+export type FileKind = keyof typeof FILE_KINDS;
+
+/** One file field of a multipart route. */
+export interface FileFieldSpec {
+  /** Kinds accepted, by content. */
+  readonly accept: readonly FileKind[];
+  /** Largest file, in bytes. */
+  readonly maxBytes: number;
+  /** The request is refused without it. */
+  readonly required?: boolean;
+}
+
+/**
+ * A multipart route: its text fields are validated by the route's `body` schema (with the same
+ * per-field Russian errors as JSON routes), its files by these limits. A refused request stores
+ * nothing.
+ */
+export interface MultipartSpec {
+  readonly files: Readonly<Record<string, FileFieldSpec>>;
+  /** File parts in one request, over all fields. */
+  readonly maxFiles: number;
+  /** All files of one request together, in bytes. */
+  readonly maxTotalBytes: number;
+}
+
+/**
+ * A route answered with Server-Sent Events instead of one reply: each event's data is JSON of
+ * its schema. An error after the stream opened arrives as an `error` event carrying the error
+ * envelope; before that, as a normal error reply.
+ */
+export interface StreamSpec {
+  readonly events: Readonly<Record<string, $ZodType>>;
+}
+
 /** Where a route is and who may call it: the part of a descriptor the browser needs. */
 export interface Endpoint {
   readonly method: HttpMethod;
   /** Fastify-style path; parameters as `:name`. */
   readonly path: string;
   readonly access: Access;
+  /** The body goes as `multipart/form-data` (the contract says which files, the browser only that it does). */
+  readonly multipart?: true | MultipartSpec;
 }
 
 /**
@@ -30,10 +76,12 @@ export interface RouteContract extends Endpoint {
   readonly query?: $ZodType;
   readonly params?: $ZodType;
   readonly body?: $ZodType;
-  /** Schema of `json` in the success envelope, or of the raw reply when `raw` is set. */
+  /** Schema of `json` in the success envelope, or of the raw reply when `raw` is set (unused by `stream` routes). */
   readonly response: $ZodType;
-  /** `multipart` bodies carry files besides the fields in `body`. */
-  readonly bodyType?: 'json' | 'multipart' | 'form';
+  /** The body is `multipart/form-data`: fields as `body` says, files as this says. */
+  readonly multipart?: MultipartSpec;
+  /** The reply is a stream of Server-Sent Events. */
+  readonly stream?: StreamSpec;
   /** The reply is not wrapped in the envelope (webhooks, 204 replies). */
   readonly raw?: boolean;
   /** Verified by a signature instead of a session: no CSRF check. */
@@ -50,10 +98,19 @@ export type QueryOf<R extends RouteContract> = Infer<R['query']>;
 export type ParamsOf<R extends RouteContract> = Infer<R['params']>;
 export type BodyOf<R extends RouteContract> = Infer<R['body']>;
 
+/** Files a caller sends to a multipart route, by field (a field may take several). */
+export type FilesOf<R extends RouteContract> = R['multipart'] extends MultipartSpec ? { files?: Partial<Record<keyof R['multipart']['files'], Blob | readonly Blob[]>> } : { files?: undefined };
+
 /** What a caller passes: inputs before coercion and defaults. */
 export type RequestOf<R extends RouteContract> = (R['query'] extends $ZodType ? { query: InferIn<R['query']> } : { query?: undefined }) &
   (R['params'] extends $ZodType ? { params: InferIn<R['params']> } : { params?: undefined }) &
-  (R['body'] extends $ZodType ? { body: InferIn<R['body']> | FormData } : { body?: undefined });
+  (R['body'] extends $ZodType ? { body: InferIn<R['body']> | FormData } : { body?: undefined }) &
+  FilesOf<R>;
+
+/** One event of a `stream` route: its name and its data. */
+export type StreamEventOf<R extends RouteContract> = R['stream'] extends StreamSpec
+  ? { [K in keyof R['stream']['events'] & string]: { event: K; data: output<R['stream']['events'][K]> } }[keyof R['stream']['events'] & string]
+  : never;
 
 /**
  * A route as the browser sees it: its endpoint, typed by its whole contract (through `import

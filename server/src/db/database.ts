@@ -4,13 +4,14 @@ import type { AccountTables } from '../features/accounts/accounts.table.ts';
 import type { WalletTables } from '../features/wallet/wallet.table.ts';
 import type { BillingTables } from '../features/billing/billing.table.ts';
 import type { JobTables } from '../jobs/jobs.table.ts';
+import type { FileTables } from '../features/files/files.table.ts';
 
 // int8 (ids, balances, sums) as numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Every table, from each feature's `.table.ts`. */
-export interface DB extends AccountTables, WalletTables, BillingTables, JobTables {}
+export interface DB extends AccountTables, WalletTables, BillingTables, JobTables, FileTables {}
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -63,12 +64,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * is destroyed on release instead of going back to the pool half-dead.
  */
 class GuardedPool implements PostgresPool {
-  // Kysely opens a side connection with these to cancel a running query.
-  readonly Client = pg.Client;
-  get options(): object {
-    return this.pool.options;
-  }
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly maxWaiting: number,
@@ -95,9 +90,6 @@ class GuardedPool implements PostgresPool {
     return {
       query: query as PostgresPoolClient['query'],
       release: () => client.release(broken),
-      get processID() {
-        return (client as { processID?: number }).processID;
-      },
     };
   }
 

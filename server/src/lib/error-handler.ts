@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorCode, type ErrorEnvelope, type ErrorText } from '@app/contracts';
 import { AppError } from './app-error.ts';
+import { schemaFieldErrors } from './field-errors.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -13,19 +14,6 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'BAD_REQUEST',
   FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
 };
-
-/** Issues of a failed schema check as the seed's per-field object (`{field: [messages]}`). */
-function fieldMessages(issues: { instancePath: string; message?: string }[]): ErrorText {
-  const fields: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const field = issue.instancePath.split('/').filter(Boolean)[0];
-    const message = issue.message ?? ERROR_CODES.VALIDATION.message;
-    if (!field) return message;
-    const list = (fields[field] ??= []);
-    if (!list.includes(message)) list.push(message);
-  }
-  return fields;
-}
 
 export function sendError(reply: FastifyReply, code: ErrorCode, text?: ErrorText): FastifyReply {
   const body: ErrorEnvelope = { status: 'error', text: text ?? ERROR_CODES[code].message, code };
@@ -40,10 +28,10 @@ export function installErrorHandler(app: FastifyInstance, renderPageError: (req:
       return sendError(reply, error.code, error.text);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendError(reply, 'VALIDATION', fieldMessages(error.validation));
+      return sendError(reply, 'VALIDATION', schemaFieldErrors(error.validation));
     }
     if (error.validation) {
-      return sendError(reply, 'VALIDATION', fieldMessages(error.validation.map((v) => ({ instancePath: v.instancePath, message: ERROR_CODES.VALIDATION.message }))));
+      return sendError(reply, 'VALIDATION', schemaFieldErrors(error.validation.map((v) => ({ instancePath: v.instancePath, message: ERROR_CODES.VALIDATION.message }))));
     }
     if (isDatabaseUnavailable(error)) {
       // Lost, frozen or saturated database: a clear, retryable answer; the pool replaces broken connections.

@@ -1,7 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { successEnvelope, ErrorEnvelopeSchema, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteContract } from '@app/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ERROR_CODES, FILE_KINDS, successEnvelope, ErrorEnvelopeSchema, type BodyOf, type ErrorEnvelope, type MultipartSpec, type ParamsOf, type QueryOf, type ResponseOf, type RouteContract, type StreamSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
+import { readMultipart, type UploadedFile } from './multipart.ts';
+import { SseStream, type SseSink } from './sse.ts';
+import { isDatabaseUnavailable } from '../db/database.ts';
 import type { Viewer } from '../features/accounts/viewer.ts';
 import { verifyCsrf } from '../features/accounts/csrf.ts';
 
@@ -14,9 +18,14 @@ export interface RouteContext<R extends RouteContract> {
   params: ParamsOf<R>;
   body: BodyOf<R>;
   viewer: ViewerFor<R>;
+  /** Files of a multipart route, by field, checked by content and limits. */
+  files: R['multipart'] extends MultipartSpec ? Partial<Record<keyof R['multipart']['files'], UploadedFile[]>> : undefined;
 }
 
-export type RouteHandler<R extends RouteContract> = (ctx: RouteContext<R>) => Promise<ResponseOf<R>>;
+/** A JSON route answers its `json`; a stream route writes events and answers nothing. */
+export type RouteHandler<R extends RouteContract> = R['stream'] extends StreamSpec
+  ? (ctx: RouteContext<R> & { stream: SseSink<R['stream']> }) => Promise<void>
+  : (ctx: RouteContext<R>) => Promise<ResponseOf<R>>;
 
 const SPOOFABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -36,24 +45,63 @@ export function authorize(req: FastifyRequest, contract: RouteContract): void {
   if (contract.access === 'confirmed' && !viewer.emailConfirmed) throw new AppError('EMAIL_NOT_CONFIRMED');
 }
 
+/** The error envelope of a failure, as a stream's `error` event carries it. */
+function envelopeOf(err: unknown): ErrorEnvelope {
+  if (err instanceof AppError) return { status: 'error', text: err.text, code: err.code };
+  const code = isDatabaseUnavailable(err) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL';
+  return { status: 'error', text: ERROR_CODES[code].message, code };
+}
+
+/** The OpenAPI description of a multipart body: its fields and its files. */
+function multipartDoc(contract: RouteContract, spec: MultipartSpec): z.ZodType {
+  const fields = contract.body instanceof z.ZodObject ? (contract.body.shape as z.ZodRawShape) : {};
+  const files = Object.fromEntries(
+    Object.entries(spec.files).map(([name, f]) => {
+      const file = z.string().meta({ format: 'binary', description: `${f.accept.map((k) => FILE_KINDS[k].label).join(', ')}, до ${String(Math.round(f.maxBytes / 1024 / 1024))} МБ` });
+      return [name, f.required ? file : file.optional()];
+    }),
+  );
+  return z.object({ ...fields, ...files });
+}
+
+/** The OpenAPI description of a stream: one object per event. */
+function streamDoc(spec: StreamSpec): z.ZodType {
+  const events = Object.entries(spec.events).map(([event, data]) => z.object({ event: z.literal(event), data }));
+  const [first, ...rest] = events;
+  if (!first) throw new Error('a stream route needs at least one event');
+  return rest.length ? z.union([first, ...rest]) : first;
+}
+
+/** Body validation of a multipart route happens as its parts are read, not by Fastify. */
+const multipartValidator: FastifySchemaCompiler<z.ZodType> = (route) => (route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route));
+
 /**
  * Registers one contract route: Fastify validates query, params and body with the contract's
  * schemas, the reply is wrapped in the seed's envelope and serialized through the contract's
- * response schema, so a reply can never drift from what widgets expect.
+ * response schema, so a reply can never drift from what widgets expect. A `multipart` route's
+ * fields and files are read and checked before the handler runs; a `stream` route's handler
+ * writes Server-Sent Events.
  */
 export function mountRoute<R extends RouteContract>(app: FastifyInstance, contract: R, handler: RouteHandler<R>, extra: Partial<RouteOptions> = {}): void {
+  const streamSpec = contract.stream;
+  const multipart = contract.multipart;
   const responseSchema = contract.raw ? contract.response : successEnvelope(contract.response);
+  const ok = streamSpec ? { description: 'Server-Sent Events', content: { 'text/event-stream': { schema: streamDoc(streamSpec) } } } : responseSchema;
+  const body = multipart ? multipartDoc(contract, multipart) : contract.body;
   const route = {
     ...extra,
     method: contract.method,
     url: contract.path,
+    ...(multipart ? { validatorCompiler: multipartValidator } : {}),
     schema: {
       summary: contract.summary,
       tags: [...contract.tags],
       ...(contract.query ? { querystring: contract.query } : {}),
       ...(contract.params ? { params: contract.params } : {}),
-      ...(contract.body && contract.bodyType !== 'multipart' ? { body: contract.body } : {}),
-      response: { 200: responseSchema, '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
+      ...(body ? { body } : {}),
+      ...(multipart ? { consumes: ['multipart/form-data'] } : {}),
+      ...(streamSpec ? { produces: ['text/event-stream'] } : {}),
+      response: { 200: ok, '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
       ...(contract.access === 'public' || contract.access === 'guest' ? {} : { security: [{ bearer: [] }, { session: [] }] }),
     },
     preValidation: (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
@@ -65,14 +113,31 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
       }
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      const result = await handler({
+      const read = multipart ? await readMultipart(req, multipart, contract.body) : undefined;
+      const context = {
         req,
         reply,
         query: req.query as QueryOf<R>,
         params: req.params as ParamsOf<R>,
-        body: req.body as BodyOf<R>,
+        body: (read ? read.fields : req.body) as BodyOf<R>,
         viewer: req.viewer as ViewerFor<R>,
-      });
+        files: read?.files as RouteContext<R>['files'],
+      };
+      if (streamSpec) {
+        const stream = new SseStream(reply, streamSpec, app.ctx.config.sseHeartbeatSeconds);
+        try {
+          await (handler as (ctx: RouteContext<R> & { stream: SseSink<StreamSpec> }) => Promise<void>)({ ...context, stream });
+        } catch (err) {
+          // Before the first event the failure is an ordinary error reply (status and envelope).
+          if (!stream.opened) throw err;
+          if (!(err instanceof AppError) || err.status >= 500) req.log.error({ err }, 'stream failed');
+          stream.fail(envelopeOf(err));
+        } finally {
+          stream.end();
+        }
+        return reply;
+      }
+      const result = await (handler as (ctx: RouteContext<R>) => Promise<ResponseOf<R>>)(context);
       return contract.raw ? result : { status: 'success' as const, json: result };
     },
   };

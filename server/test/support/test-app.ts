@@ -33,6 +33,8 @@ export interface TestAppOptions {
   workers?: boolean;
   /** Milliseconds the test SMTP server holds each message (a slow mail server). */
   smtpDelayMs?: number;
+  /** Routes a test adds (before the app is ready), e.g. contracts of its own to exercise route kinds. */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** A copy of the migrated template database for one test file. */
@@ -70,6 +72,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });
   const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: pino({ level: config.logLevel }) });
   const app = await buildApp(ctx);
+  await opts.routes?.(app);
   await app.ready();
   await startContext(ctx, { work: config.runWorkers, pollSeconds: 0.5 });
   const t: TestApp = {

@@ -54,8 +54,8 @@ describe('wallet ledger', () => {
   it('a hold retried with its key is the same hold and takes tokens once', async () => {
     const user = await newUser(t.db);
     await grant(user.id, 'words', 50, `seed-r-${String(user.id)}`);
-    const ids = await Promise.all(Array.from({ length: 10 }, () => placeHold(t.db, { userId: user.id, kind: 'words', amount: 20, idempotencyKey: `retry-${String(user.id)}` })));
-    expect(new Set(ids).size).toBe(1);
+    const holds = await Promise.all(Array.from({ length: 10 }, () => placeHold(t.db, { userId: user.id, kind: 'words', amount: 20, idempotencyKey: `retry-${String(user.id)}` })));
+    expect(new Set(holds.map((h) => h.id)).size).toBe(1);
     expect((await getRawBalances(t.db, user.id)).words).toBe(30);
     await expectConsistent(user.id);
   });
@@ -96,6 +96,62 @@ describe('wallet ledger', () => {
     await expect(grant(user.id, 'words', -5, 'neg')).rejects.toThrow();
     await expect(grant(user.id, 'words', 1.5, 'frac')).rejects.toThrow();
     await expect(placeHold(t.db, { userId: user.id, kind: 'words', amount: 0, idempotencyKey: 'z' })).rejects.toThrow();
+    await expectConsistent(user.id);
+  });
+
+  it('hold, settle and release take the caller’s transaction: a rollback undoes them with the rest', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-tx-${String(user.id)}`);
+    await expect(
+      t.db.transaction().execute(async (tx) => {
+        await placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `tx-rolled-${String(user.id)}` });
+        expect((await getRawBalances(tx, user.id)).words).toBe(40);
+        throw new Error('the provider call could not be queued');
+      }),
+    ).rejects.toThrow(/could not be queued/);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(100);
+    expect(await t.db.selectFrom('wallet_holds').select('id').where('user_id', '=', user.id).execute()).toHaveLength(0);
+    // Committed: the hold and its settle in one transaction each, with other writes beside them.
+    const hold = await t.db.transaction().execute(async (tx) => placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `tx-kept-${String(user.id)}` }));
+    await t.db.transaction().execute((tx) => settleHold(tx, hold, 45));
+    expect((await getRawBalances(t.db, user.id)).words).toBe(55);
+    // Too few tokens inside a transaction: 402, and the transaction may go on.
+    await t.db.transaction().execute(async (tx) => {
+      await expect(placeHold(tx, { userId: user.id, kind: 'words', amount: 1000, idempotencyKey: `tx-big-${String(user.id)}` })).rejects.toMatchObject({ code: 'INSUFFICIENT_TOKENS' });
+      expect((await getRawBalances(tx, user.id)).words).toBe(55);
+    });
+    await expectConsistent(user.id);
+  });
+
+  it('many concurrent hold+settle pairs on one wallet (batched) keep every result and the ledger exact', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 10_000, `seed-b-${String(user.id)}`);
+    const pairs = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const hold = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 10, idempotencyKey: `b-${String(user.id)}-${String(i)}` });
+        return settleHold(t.db, hold, i % 11);
+      }),
+    );
+    const spent = Array.from({ length: 300 }, (_, i) => Math.min(i % 11, 10)).reduce((a, b) => a + b, 0);
+    expect(pairs.reduce((sum, p) => sum + p.returned, 0)).toBe(300 * 10 - spent);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(10_000 - spent);
+    const open = await t.db.selectFrom('wallet_holds').select('id').where('user_id', '=', user.id).where('status', '=', 'held').execute();
+    expect(open).toHaveLength(0);
+    await expectConsistent(user.id);
+  });
+
+  it('a hold and its settle arriving together for one wallet apply in order, and a user without a wallet gets 402', async () => {
+    const user = await newUser(t.db);
+    await expect(placeHold(t.db, { userId: user.id, kind: 'media', amount: 1, idempotencyKey: `none-${String(user.id)}` })).rejects.toMatchObject({ code: 'INSUFFICIENT_TOKENS' });
+    await grant(user.id, 'media', 30, `seed-o-${String(user.id)}`);
+    const [first, second] = await Promise.all([
+      placeHold(t.db, { userId: user.id, kind: 'media', amount: 20, idempotencyKey: `o1-${String(user.id)}` }),
+      placeHold(t.db, { userId: user.id, kind: 'media', amount: 20, idempotencyKey: `o2-${String(user.id)}` }).catch((err: unknown) => err),
+    ]);
+    expect(first.amount).toBe(20);
+    expect(second).toMatchObject({ code: 'INSUFFICIENT_TOKENS' });
+    await releaseHold(t.db, first);
+    expect((await getRawBalances(t.db, user.id)).media).toBe(30);
     await expectConsistent(user.id);
   });
 

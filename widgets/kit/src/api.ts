@@ -68,19 +68,37 @@ function withMethodField(body: unknown, method: string): FormData | Record<strin
   return { ...(body && typeof body === 'object' ? body : {}), _method: method };
 }
 
+/** Files go as parts of a FormData beside the route's fields (multipart routes). */
+function withFiles(body: unknown, files: Record<string, Blob | readonly Blob[] | undefined> | undefined): FormData {
+  const form = new FormData();
+  if (body instanceof FormData) {
+    for (const [key, value] of body) form.append(key, value);
+  } else if (body && typeof body === 'object') {
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      if (value === undefined || value === null) continue;
+      form.append(key, typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value));
+    }
+  }
+  for (const [field, value] of Object.entries(files ?? {})) {
+    for (const file of value instanceof Blob ? [value] : (value ?? [])) form.append(field, file, file instanceof File ? file.name : field);
+  }
+  return form;
+}
+
 /**
- * Calls a contract route with the bearer token from browser storage. Unauthenticated posts
- * first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
- * Failed replies are read like normal ones: their `text` becomes the error's message.
+ * Sends a contract route's request with the bearer token from browser storage. Unauthenticated
+ * posts first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
+ * A network failure is an ApiError with status 0; an abort rejects with the signal's reason.
  */
-export async function call<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions = {}): Promise<ResponseOf<R>> {
-  const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown };
+export async function send<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R>, options: CallOptions & { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown; files?: Record<string, Blob | readonly Blob[] | undefined> };
   const url = buildPath(route.path, req.params) + toQuery(req.query);
   const spoof = options.spoofMethod === true && route.method !== 'GET' && route.method !== 'POST';
   const method = spoof ? 'POST' : route.method;
-  const payload = spoof ? withMethodField(req.body, route.method) : req.body;
-  const send = async (forceCsrf: boolean): Promise<Response> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  const fields = spoof ? withMethodField(req.body, route.method) : req.body;
+  const payload = route.multipart || req.files ? withFiles(fields, req.files) : fields;
+  const attempt = async (forceCsrf: boolean): Promise<Response> => {
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     const token = getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (route.method !== 'GET') {
@@ -94,16 +112,30 @@ export async function call<R extends RouteContract>(route: ClientRoute<R>, reque
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(payload);
     }
-    return fetch(url, { method, headers, body, credentials: 'same-origin' });
+    return fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal });
   };
-  let res: Response;
   try {
-    res = await send(false);
-    if (res.status === 419) res = await send(true);
-  } catch {
+    const res = await attempt(false);
+    return res.status === 419 ? await attempt(true) : res;
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
     throw new ApiError(0, 'NETWORK', 'Нет соединения с сервером. Проверьте интернет и попробуйте снова');
   }
+}
+
+const errorFrom = (status: number, envelope: { text?: unknown; code?: unknown }) =>
+  new ApiError(status, typeof envelope.code === 'string' ? envelope.code : undefined, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
+
+/** A failed reply as an ApiError (seed §8: its `text` is the message). */
+export const failure = async (res: Response): Promise<ApiError> => errorFrom(res.status, await readEnvelope(res));
+
+/**
+ * Calls a contract route and answers its `json`. Failed replies are read like normal ones:
+ * their `text` becomes the error's message. Multipart routes take their files in `files`.
+ */
+export async function call<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions & { signal?: AbortSignal } = {}): Promise<ResponseOf<R>> {
+  const res = await send(route, request, options);
   const envelope = await readEnvelope(res);
   if (envelope.status === 'success' && res.ok) return envelope.json as ResponseOf<R>;
-  throw new ApiError(res.status, typeof envelope.code === 'string' ? envelope.code : undefined, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
+  throw errorFrom(res.status, envelope);
 }

@@ -1,10 +1,12 @@
-import type { Migration } from 'kysely/migration';
+import type { Migration } from 'kysely';
 import * as m0001 from './0001_create_accounts.ts';
 import * as m0002 from './0002_create_wallets.ts';
 import * as m0003 from './0003_create_billing.ts';
 import * as m0004 from './0004_refunded_amounts.ts';
 import * as m0005 from './0005_one_paid_trial.ts';
 import * as m0006 from './0006_create_job_failures.ts';
+import * as m0007 from './0007_create_wallet_apply.ts';
+import * as m0010 from './0010_create_files.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_refunded_amounts': m0004,
   '0005_one_paid_trial': m0005,
   '0006_create_job_failures': m0006,
+  '0007_create_wallet_apply': m0007,
+  '0010_create_files': m0010,
 };

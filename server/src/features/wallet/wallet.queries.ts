@@ -103,64 +103,131 @@ export async function debitUpTo(tx: Tx, entry: LedgerEntry, amount: number): Pro
   return taken;
 }
 
+/** A placed hold: what settling or releasing it needs. */
+export interface HoldRef {
+  id: number;
+  userId: number;
+  kind: WalletKind;
+  /** Taken from the balance when the hold was placed: the most the operation may cost. */
+  amount: number;
+}
+
+type WalletOp =
+  | { op: 'hold'; user_id: number; kind: WalletKind; amount: number; key: string; ref_type: string | null; ref_id: string | null }
+  | { op: 'settle'; hold_id: number; spent: number };
+type HoldResult = { status: 'held' | 'existing'; hold_id: number; user_id: number; kind: WalletKind; amount: number } | { status: 'insufficient' };
+type SettleResult = { status: 'settled' | 'released' | 'closed'; returned: number };
+
+/** Runs operations through `wallet_apply` (migration 0007): one statement, so all apply or none. */
+async function applyOps(db: Executor, ops: readonly WalletOp[]): Promise<unknown[]> {
+  const { rows } = await sql<{ results: unknown[] }>`select wallet_apply(${JSON.stringify(ops)}::jsonb) as results`.execute(db);
+  const results = rows[0]?.results;
+  if (!Array.isArray(results) || results.length !== ops.length) throw new Error('wallet_apply answered an unexpected shape');
+  return results;
+}
+
+/**
+ * Sends the operations of one wallet that arrive while an earlier call for it is under way as one
+ * `wallet_apply` call: one round trip and one commit for all of them, so a busy wallet is not
+ * limited to one commit at a time. Operations of one wallet keep their order; a call touches one
+ * wallet row, so calls cannot deadlock each other.
+ */
+class WalletBatcher {
+  private readonly queues = new Map<string, { op: WalletOp; resolve: (r: unknown) => void; reject: (e: unknown) => void }[]>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxBatch = 200,
+  ) {}
+
+  run(wallet: string, op: WalletOp): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const queue = this.queues.get(wallet);
+      if (queue) {
+        queue.push({ op, resolve, reject });
+        return;
+      }
+      this.queues.set(wallet, [{ op, resolve, reject }]);
+      void this.drain(wallet);
+    });
+  }
+
+  private async drain(wallet: string): Promise<void> {
+    for (;;) {
+      const queue = this.queues.get(wallet);
+      if (!queue?.length) {
+        this.queues.delete(wallet);
+        return;
+      }
+      const batch = queue.splice(0, this.maxBatch);
+      try {
+        const results = await applyOps(this.db, batch.map((b) => b.op));
+        batch.forEach((b, i) => b.resolve(results[i]));
+      } catch (err) {
+        // Nothing of the batch applied (one statement): each caller sees the failure and may retry with its key.
+        for (const b of batch) b.reject(err);
+      }
+    }
+  }
+}
+
+const batchers = new WeakMap<Db, WalletBatcher>();
+
+/** One operation: inside the caller's transaction as is, otherwise batched with others of its wallet. */
+function runOp(db: Executor, wallet: { userId: number; kind: WalletKind }, op: WalletOp): Promise<unknown> {
+  if (db.isTransaction) return applyOps(db, [op]).then((results) => results[0]);
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new WalletBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher.run(`${String(wallet.userId)}:${wallet.kind}`, op);
+}
+
+const assertWallet = (kind: string): WalletKind => {
+  if (kind !== 'words' && kind !== 'media') throw new Error(`unknown wallet ${kind}`);
+  return kind;
+};
+
 /**
  * Places a hold of `amount` before a provider call: the balance check and the debit are one
  * conditional update, so concurrent holds can never overdraw. Throws INSUFFICIENT_TOKENS.
- * Retrying with the same key answers the existing hold.
+ * Retrying with the same key answers the existing hold. Given a transaction, the hold is part
+ * of it ("create the generation, hold its tokens, enqueue its job" commit together).
  */
-export async function placeHold(db: Db, hold: { userId: number; kind: WalletKind; amount: number; idempotencyKey: string; refType?: string; refId?: string | number }): Promise<number> {
+export async function placeHold(db: Executor, hold: { userId: number; kind: WalletKind; amount: number; idempotencyKey: string; refType?: string; refId?: string | number }): Promise<HoldRef> {
   if (!Number.isInteger(hold.amount) || hold.amount <= 0) throw new Error(`hold amount must be a positive integer, got ${String(hold.amount)}`);
-  return db.transaction().execute(async (tx) => {
-    const inserted = await tx
-      .insertInto('wallet_holds')
-      .values({ user_id: hold.userId, kind: hold.kind, amount: hold.amount, spent: null, idempotency_key: hold.idempotencyKey, closed_at: null })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) {
-      const existing = await tx.selectFrom('wallet_holds').select(['id', 'user_id', 'kind', 'amount']).where('idempotency_key', '=', hold.idempotencyKey).executeTakeFirstOrThrow();
-      // A key names one hold: reusing it for another user, wallet or amount is a caller's bug.
-      if (existing.user_id !== hold.userId || existing.kind !== hold.kind || existing.amount !== hold.amount) {
-        throw new Error(`hold key ${hold.idempotencyKey} is already used for another hold`);
-      }
-      return existing.id;
-    }
-    if (!(await takeFromBalance(tx, hold.userId, hold.kind, hold.amount))) throw new AppError('INSUFFICIENT_TOKENS');
-    await insertLedger(
-      tx,
-      { userId: hold.userId, kind: hold.kind, reason: 'generation_hold', idempotencyKey: `hold:${String(inserted.id)}`, refType: hold.refType, refId: hold.refId },
-      -hold.amount,
-      inserted.id,
-    );
-    return inserted.id;
-  });
+  const kind = assertWallet(hold.kind);
+  const result = (await runOp(db, hold, {
+    op: 'hold',
+    user_id: hold.userId,
+    kind,
+    amount: hold.amount,
+    key: hold.idempotencyKey,
+    ref_type: hold.refType ?? null,
+    ref_id: hold.refId === undefined ? null : String(hold.refId),
+  })) as HoldResult;
+  if (result.status === 'insufficient') throw new AppError('INSUFFICIENT_TOKENS');
+  // A key names one hold: reusing it for another user, wallet or amount is a caller's bug.
+  if (result.user_id !== hold.userId || result.kind !== kind || result.amount !== hold.amount) {
+    throw new Error(`hold key ${hold.idempotencyKey} is already used for another hold`);
+  }
+  return { id: result.hold_id, userId: result.user_id, kind: result.kind, amount: result.amount };
 }
 
 /**
  * Closes a hold: `spent` of it stays spent (capped at the hold), the rest goes back to the
- * balance. Closing an already closed hold changes nothing.
+ * balance. Closing an already closed hold changes nothing (answers 0 returned). Given a
+ * transaction, the settle is part of it.
  */
-export async function settleHold(db: Db, holdId: number, spent: number): Promise<void> {
+export async function settleHold(db: Executor, hold: Pick<HoldRef, 'id' | 'userId' | 'kind'>, spent: number): Promise<{ returned: number }> {
   if (!Number.isInteger(spent) || spent < 0) throw new Error(`spent must be a non-negative integer, got ${String(spent)}`);
-  await db.transaction().execute(async (tx) => {
-    const hold = await tx.selectFrom('wallet_holds').selectAll().where('id', '=', holdId).forUpdate().executeTakeFirst();
-    if (!hold || hold.status !== 'held') return;
-    const finalSpent = Math.min(spent, hold.amount);
-    const back = hold.amount - finalSpent;
-    if (back > 0) {
-      await insertLedger(tx, { userId: hold.user_id, kind: hold.kind, reason: 'generation_release', idempotencyKey: `release:${String(holdId)}` }, back, holdId);
-      await addToBalance(tx, hold.user_id, hold.kind, back);
-    }
-    await tx
-      .updateTable('wallet_holds')
-      .set({ status: finalSpent === 0 ? 'released' : 'settled', spent: finalSpent, closed_at: new Date() })
-      .where('id', '=', holdId)
-      .execute();
-  });
+  const result = (await runOp(db, hold, { op: 'settle', hold_id: hold.id, spent })) as SettleResult;
+  return { returned: result.returned };
 }
 
 /** Gives a whole hold back (the provider failed). */
-export const releaseHold = (db: Db, holdId: number) => settleHold(db, holdId, 0);
+export const releaseHold = (db: Executor, hold: Pick<HoldRef, 'id' | 'userId' | 'kind'>) => settleHold(db, hold, 0);
 
 /** Sum of the ledger per wallet: must always equal the balances. */
 export async function ledgerSums(db: Executor, userId: number): Promise<RawBalances> {

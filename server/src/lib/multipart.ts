@@ -1,0 +1,126 @@
+import type { FastifyRequest } from 'fastify';
+import type {} from '@fastify/multipart';
+import { fileTypeFromBuffer } from 'file-type';
+import { safeParse, type $ZodType } from 'zod/v4/core';
+import { FILE_KINDS, type FileKind, type MultipartSpec } from '@app/contracts';
+import { AppError } from './app-error.ts';
+import { zodFieldErrors } from './field-errors.ts';
+import { sanitizeFileName } from '../features/files/file-names.ts';
+
+/** A file of an accepted multipart request, checked by content and held in memory (limits keep it small). */
+export interface UploadedFile {
+  field: string;
+  /** The client's file name, for display only (never a storage key). */
+  name: string;
+  kind: FileKind;
+  mime: string;
+  size: number;
+  data: Buffer;
+}
+
+/** Text fields above this are refused (no contract field is longer). */
+const MAX_FIELD_BYTES = 256 * 1024;
+const MAX_FIELDS = 50;
+
+/** `40 КБ`, `10 МБ`, `1,5 МБ`. */
+function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${String(Math.round(bytes / 1024))} КБ`;
+  return `${String(Math.round((bytes / 1024 / 1024) * 10) / 10).replace('.', ',')} МБ`;
+}
+const kindsLabel = (kinds: readonly FileKind[]) => kinds.map((k) => FILE_KINDS[k].label).join(', ').replace(/, ([^,]+)$/, ' или $1');
+
+/** Russian plural of «файл» for n. */
+function files(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return 'файла';
+  return 'файлов';
+}
+
+async function readLimited(stream: AsyncIterable<Buffer> & { truncated?: boolean }, maxBytes: number, field: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > maxBytes) throw new AppError('FILE_TOO_LARGE', { [field]: [`Файл больше ${formatSize(maxBytes)}`] });
+    chunks.push(chunk);
+  }
+  if (stream.truncated) throw new AppError('FILE_TOO_LARGE', { [field]: [`Файл больше ${formatSize(maxBytes)}`] });
+  return Buffer.concat(chunks, size);
+}
+
+/** Errors of the multipart parser (busboy through @fastify/multipart) as Russian replies; anything else stays what it is. */
+function parserError(err: unknown, spec: MultipartSpec): unknown {
+  if (err instanceof AppError) return err;
+  const code = (err as { code?: unknown }).code;
+  switch (code) {
+    case 'FST_FILES_LIMIT':
+      return new AppError('TOO_MANY_FILES', `Можно прикрепить не больше ${String(spec.maxFiles)} ${files(spec.maxFiles)}`);
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError('FILE_TOO_LARGE');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PROTO_VIOLATION':
+      return new AppError('BAD_REQUEST');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Ожидались данные формы (multipart/form-data)');
+    case 'ECONNRESET':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      return new AppError('UPLOAD_INCOMPLETE');
+  }
+  // A body that ends before its closing boundary: the client went away or the upload broke.
+  if (err instanceof Error && /unexpected end of (form|multipart)|part terminated early|aborted/i.test(err.message)) return new AppError('UPLOAD_INCOMPLETE');
+  return err;
+}
+
+/**
+ * Reads a multipart request as its route describes it: files by declared field only, counted,
+ * size-limited per field and in total, their kind decided by content; text fields validated by
+ * `bodySchema` with the same per-field Russian errors as JSON bodies. Nothing is stored here: a
+ * refused request leaves nothing behind.
+ */
+export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
+  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Ожидались данные формы (multipart/form-data)');
+  const largest = Math.max(1, ...Object.values(spec.files).map((f) => f.maxBytes));
+  const fields: Record<string, unknown> = {};
+  const uploaded: Record<string, UploadedFile[]> = {};
+  let count = 0;
+  let total = 0;
+  try {
+    const parts = req.parts({ limits: { files: spec.maxFiles, fileSize: largest, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + spec.maxFiles } });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldnameTruncated || part.valueTruncated) throw new AppError('PAYLOAD_TOO_LARGE', { [part.fieldname]: ['Слишком длинное значение'] });
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        const previous = fields[part.fieldname];
+        fields[part.fieldname] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
+        continue;
+      }
+      const field = spec.files[part.fieldname];
+      if (!field) {
+        part.file.resume();
+        throw new AppError('VALIDATION', { [part.fieldname]: ['Этот файл здесь не нужен'] });
+      }
+      count += 1;
+      const data = await readLimited(part.file, field.maxBytes, part.fieldname);
+      total += data.length;
+      if (total > spec.maxTotalBytes) throw new AppError('FILE_TOO_LARGE', `Файлы вместе больше ${formatSize(spec.maxTotalBytes)}`);
+      const detected = data.length ? await fileTypeFromBuffer(data) : undefined;
+      const kind = (Object.keys(FILE_KINDS) as FileKind[]).find((k) => FILE_KINDS[k].mime === detected?.mime);
+      if (!kind || !field.accept.includes(kind)) {
+        throw new AppError('FILE_TYPE_NOT_ALLOWED', { [part.fieldname]: [`Файл «${sanitizeFileName(part.filename)}» должен быть в формате ${kindsLabel(field.accept)}`] });
+      }
+      (uploaded[part.fieldname] ??= []).push({ field: part.fieldname, name: sanitizeFileName(part.filename), kind, mime: FILE_KINDS[kind].mime, size: data.length, data });
+    }
+  } catch (err) {
+    throw parserError(err, spec);
+  }
+  if (count > spec.maxFiles) throw new AppError('TOO_MANY_FILES', `Можно прикрепить не больше ${String(spec.maxFiles)} ${files(spec.maxFiles)}`);
+  for (const [name, field] of Object.entries(spec.files)) {
+    if (field.required && !uploaded[name]?.length) throw new AppError('VALIDATION', { [name]: ['Прикрепите файл'] });
+  }
+  if (!bodySchema) return { fields, files: uploaded };
+  const parsed = safeParse(bodySchema, fields);
+  if (!parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
+  return { fields: parsed.data, files: uploaded };
+}
