@@ -19,11 +19,8 @@ fs.cpSync(path.join(REPO_ROOT, 'widgets', 'auth'), authCopy, { recursive: true, 
 
 let dev: WidgetDevServer | undefined;
 const env: Record<string, string> = { LOADER_DIR: devLoaderDir };
-const previousTestEnvCheck = process.env.MFE_VITE_NO_TEST_ENV_CHECK;
 
 beforeAll(async () => {
-  // Under vitest `federation()` adds no plugins unless told otherwise; this is a real dev server.
-  process.env.MFE_VITE_NO_TEST_ENV_CHECK = 'true';
   await buildDevLoader(devLoaderDir);
   dev = await startWidgetDevServer({
     name: 'auth',
@@ -38,8 +35,6 @@ beforeAll(async () => {
 const e2e = setupE2E({ env });
 afterAll(async () => {
   await dev?.server.close();
-  if (previousTestEnvCheck === undefined) delete process.env.MFE_VITE_NO_TEST_ENV_CHECK;
-  else process.env.MFE_VITE_NO_TEST_ENV_CHECK = previousTestEnvCheck;
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -78,10 +73,10 @@ describe('development mode (WIDGET_DEV_SERVERS)', () => {
     const csp = parseCsp(response?.headers()['content-security-policy']);
     expect(csp.get('script-src')).toEqual(["'self'", devOrigin()]);
     expect(csp.get('connect-src')).toEqual(["'self'", devOrigin(), devOrigin().replace('http://', 'ws://')]);
-    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", expect.stringMatching(/^'nonce-[\w+/=]+'$/)]);
 
     expect((await openPage(page, e2e.url('/login'))).mounted).toEqual(['auth']);
-    expect((await pageManifest(page)).auth?.entry).toBe(`${devOrigin()}/widgets/auth/remoteEntry.js`);
+    expect((await pageManifest(page)).auth?.entry).toBe(`${devOrigin()}/widgets/auth/src/mount.tsx`);
     // The preamble is a module script of ours (no inline script), before the loader.
     const scripts = await Promise.all((await page.locator('script[src]').all()).map((el) => el.getAttribute('src')));
     expect(scripts[0]).toBe('/dev/react-refresh.js');

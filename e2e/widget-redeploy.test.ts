@@ -24,7 +24,7 @@ fs.cpSync(path.join(REPO_ROOT, 'widgets', 'auth'), authCopy, {
 const e2e = setupE2E({ env: { WIDGETS_DIR: widgetsDir } });
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** The build as `npm run build` runs it: without vitest's environment, under which `federation()` adds no plugins. */
+/** The build as `npm run build` runs it: without vitest's environment variables. */
 const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
 const buildCopy = () => promisify(execFile)(process.execPath, [VITE, 'build', '--configLoader', 'runner'], { cwd: authCopy, env: buildEnv });
 

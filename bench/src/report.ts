@@ -1,4 +1,6 @@
+import type { BudgetRow } from './budget-check.ts';
 import type { ThroughputReport } from './throughput.ts';
+import type { SpeedReport } from './speed.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -23,12 +25,17 @@ export interface BenchReport {
   /** The most React copies seen on one page; must be 1. */
   reactCopies: number;
   throughput: ThroughputReport;
+  /** The API's hottest reads against a bare Fastify + pg server with the same SQL. */
+  speed: SpeedReport;
+  /** Every page's figures against `budgets.ts`. */
+  budgets: BudgetRow[];
   ok: boolean;
   problems: string[];
   durationMs: number;
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const mark = (ratio: number, target: number) => `${ratio.toFixed(2)}${ratio >= target ? '' : ' ✗'}`;
 
 export function markdown(r: BenchReport): string {
   const lines = [
@@ -38,7 +45,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Widgets',
     '',
-    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the build (that includes the chunks of the standalone dev page, which the site never loads). "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, ReactDOM, zod and the federation runtime come from the loader.',
+    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the current build. "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, the kit (with TanStack Query), the contracts\' browser entry and the host chunks (forms, dialog, tabs…) come from the loader.',
     '',
     '| widget | version | own JS files | own JS raw | own JS gzip | loaded files | loaded gzip |',
     '|---|---|---:|---:|---:|---:|---:|',
@@ -50,11 +57,20 @@ export function markdown(r: BenchReport): string {
     '| file | raw | gzip |',
     '|---|---:|---:|',
     `| loader.js | ${kb(r.loader.js.raw)} | ${kb(r.loader.js.gzip)} |`,
+    ...r.loader.chunks.map((c) => `| ${c.name} | ${kb(c.raw)} | ${kb(c.gzip)} |`),
     `| loader.css | ${kb(r.loader.css.raw)} | ${kb(r.loader.css.gzip)} |`,
+    '',
+    '## Budgets',
+    '',
+    'Each figure of each measured page against `bench/src/budgets.ts`; the bench fails when one is over. "Shared" is every JS file of the page that is not a widget\'s: the loader and the host chunks its widgets asked for.',
+    '',
+    '| page | figure | measured | budget | |',
+    '|---|---|---:|---:|---|',
+    ...r.budgets.map((b) => `| ${b.page} | ${b.figure} | ${b.unit === 'requests' ? String(b.value) : b.value.toFixed(1)} | ${String(b.budget)} ${b.unit} | ${b.ok ? 'ok' : '**OVER**'} |`),
     '',
     '## Pages in Chromium',
     '',
-    'A guest opens /login, signs in through the form and lands on /dashboard. React copies = the larger of (a) the distinct `react` instances bound to the react-dom renderers that registered with a stub of the React DevTools hook and (b) the scripts that executed React module code (their calls of `Symbol.for("react.transitional.element")`, attributed by stack). Must be exactly 1 on every page.',
+    'A guest opens /login, signs in through the form and lands on /dashboard, opens /dashboard/user/payment and /dashboard/user/orders, then signs out, registers and lands on /dashboard under the email confirmation overlay. React copies = the larger of (a) the distinct `react` instances bound to the react-dom renderers that registered with a stub of the React DevTools hook and (b) the scripts that executed React module code (their calls of `Symbol.for("react.transitional.element")`, attributed by stack). Must be exactly 1 on every page.',
     '',
     '| page | React copies | renderers | React code ran in | widgets mounted | failed | JS files | JS gzip |',
     '|---|---:|---:|---|---|---|---:|---:|',
@@ -65,7 +81,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Ledger and webhook throughput',
     '',
-    'On a scratch database of the PostgreSQL the tests use, a pool of 20 connections. A hold + settle pair is two transactions (the hold checks and debits with one conditional update; the settle keeps 7 of 10 and returns 3). A Pay notification goes through the whole HTTP pipeline (signature, parsing, one transaction with its idempotency row, invoice, subscription, grants) via `inject`.',
+    `On a scratch database of the PostgreSQL the tests use, a pool of 20 connections. A hold + settle pair is two operations of \`wallet_apply\` (the hold inserts its row and debits with one conditional update; the settle keeps 7 of 10 and returns 3); outside a transaction the operations of one wallet that arrive together go in one call. Target: ≥ ${String(r.throughput.hotWalletTarget)} pairs a second on one hot wallet. A Pay notification goes through the whole HTTP pipeline (signature, parsing, one transaction with its idempotency row, invoice, subscription, grants) via \`inject\`.`,
     '',
     '| operation | count | concurrency | seconds | per second |',
     '|---|---:|---:|---:|---:|',
@@ -73,7 +89,18 @@ export function markdown(r: BenchReport): string {
     '',
     `Balance = ledger sum for every wallet afterwards: ${r.throughput.consistent ? 'yes' : 'NO'}.`,
     '',
-    `**Result: ${r.ok ? 'OK, one React per page' : 'FAILED'}.**`,
+    '## API speed against a bare server',
+    '',
+    `autocannon, ${String(r.speed.connections)} connections, ${String(r.speed.rounds)} alternating runs of ${String(r.speed.secondsPerRun)} s on each server after a warm-up, the best run of each kept (noise on a shared machine only ever slows a run). The app runs as \`npm start\` would (production, rate limit and security headers on, bearer token); the bare server is Fastify and pg with the same SQL, compiled from the app's own query builders, and nothing else. Each in its own process. Ratios: app ÷ bare for throughput, bare ÷ app for latency (higher is better for both); target ≥ ${String(r.speed.target)}.`,
+    '',
+    '| path | app req/s | bare req/s | ratioThroughput | app p50 ms | bare p50 ms | ratioP50 | app p99 ms | bare p99 ms | ratioP99 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.speed.rows.map(
+      (row) =>
+        `| \`${row.path}\` | ${row.app.requestsPerSecond.toFixed(0)} | ${row.bare.requestsPerSecond.toFixed(0)} | ${mark(row.ratioThroughput, r.speed.target)} | ${String(row.app.p50Ms)} | ${String(row.bare.p50Ms)} | ${mark(row.ratioP50, r.speed.target)} | ${String(row.app.p99Ms)} | ${String(row.bare.p99Ms)} | ${mark(row.ratioP99, r.speed.target)} |`,
+    ),
+    '',
+    `**Result: ${r.ok ? 'OK: one React per page, every figure within its budget' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),
     '',
   ];

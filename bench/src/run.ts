@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchBrowser } from '../../e2e/support/browser.ts';
-import { instrument, type PageMeasure } from './react-copies.ts';
+import { checkBudgets, pageWeight } from './budget-check.ts';
+import { measurePages } from './pages.ts';
 import { markdown, type BenchReport, type PageReport, type WidgetReport } from './report.ts';
-import { startServer } from './server.ts';
-import { measureThroughput } from './throughput.ts';
+import { HOT_WALLET_RATE, measureThroughput } from './throughput.ts';
+import { measureSpeed } from './speed.ts';
 import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -22,32 +22,15 @@ function ensureBuilt(): void {
   if (result.status !== 0) console.error('the build failed; measuring what is built');
 }
 
-/** Opens /login as a guest, signs in through the form and lands on /dashboard, measuring both pages. */
-async function measurePages(): Promise<PageMeasure[]> {
-  const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  try {
-    const context = await browser.newContext({ locale: 'ru-RU' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    const probe = await instrument(page);
-    await page.goto(`${server.baseUrl}/login`);
-    const login = await probe.measure('/login');
-    await page.getByLabel('Email').fill(server.user.email);
-    await page.getByLabel('Пароль').fill(server.user.password);
-    await page.getByRole('button', { name: 'Войти' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard');
-    const dashboard = await probe.measure('/dashboard');
-    return [login, dashboard];
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
-
 /** Gzip sizes of the files behind URL paths, read from disk (cache hits have no body to read in the browser). */
 function filesSize(urlPaths: string[]): FileSize & { files: number } {
-  const files = urlPaths.map((p) => servedFile(p, { widgetsDir: WIDGETS_DIR, loaderDir: LOADER_DIR })).filter((f): f is string => f !== null && fs.existsSync(f));
-  return { files: files.length, ...sum(files.map((f) => sizeOf(fs.readFileSync(f)))) };
+  const sizes = urlPaths.map(fileSize).filter((s): s is FileSize => s !== null);
+  return { files: sizes.length, ...sum(sizes) };
+}
+
+function fileSize(urlPath: string): FileSize | null {
+  const file = servedFile(urlPath, { widgetsDir: WIDGETS_DIR, loaderDir: LOADER_DIR });
+  return file && fs.existsSync(file) ? sizeOf(fs.readFileSync(file)) : null;
 }
 
 async function main(): Promise<number> {
@@ -57,6 +40,7 @@ async function main(): Promise<number> {
   const loader = loaderSize(LOADER_DIR);
   const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
   const throughput = await measureThroughput();
+  const speed = await measureSpeed();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -64,13 +48,21 @@ async function main(): Promise<number> {
       return { ...widgetSize(WIDGETS_DIR, n), loaded: loadedPaths.length ? filesSize(loadedPaths) : null };
     });
 
-  const problems: string[] = [];
+  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize)));
+  const problems: string[] = budgets.filter((b) => !b.ok).map((b) => `${b.page}: ${b.figure} ${b.value.toFixed(1)} ${b.unit} over its budget of ${String(b.budget)}`);
   for (const p of pages) {
     if (p.reactCopies !== 1) problems.push(`${p.path}: ${p.reactCopies} React copies (${p.reactScripts.join(', ') || 'none ran'})`);
     if (p.renderers !== 1) problems.push(`${p.path}: ${p.renderers} react-dom renderers`);
     if (p.failed.length) problems.push(`${p.path}: widgets failed to load: ${p.failed.join(', ')}`);
   }
   if (!throughput.consistent) problems.push('a balance differs from its ledger sum after the throughput runs');
+  const hot = throughput.rates.find((r) => r.name === HOT_WALLET_RATE);
+  if (!hot || hot.perSecond < throughput.hotWalletTarget) problems.push(`${HOT_WALLET_RATE}: ${hot?.perSecond.toFixed(0) ?? 'not measured'} a second, target ${String(throughput.hotWalletTarget)}`);
+  for (const row of speed.rows) {
+    for (const key of ['ratioThroughput', 'ratioP50', 'ratioP99'] as const) {
+      if (row[key] < speed.target) problems.push(`${row.path}: ${key} ${row[key].toFixed(2)} below ${String(speed.target)}`);
+    }
+  }
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -81,7 +73,9 @@ async function main(): Promise<number> {
     pages,
     reactCopies,
     throughput,
-    ok: pages.every((p) => p.reactCopies === 1 && p.renderers === 1) && throughput.consistent,
+    speed,
+    budgets,
+    ok: problems.length === 0,
     problems,
     durationMs: 0,
   };

@@ -15,6 +15,8 @@ export interface WidgetSize extends FileSize {
 
 export interface LoaderSize {
   js: FileSize;
+  /** The loader's chunks (`host-*.js`: host modules a page fetches when a widget asks). */
+  chunks: (FileSize & { name: string })[];
   css: FileSize;
 }
 
@@ -36,8 +38,8 @@ export function widgetNames(widgetsDir: string): string[] {
 export const isBuilt = (widgetsDir: string, name: string) => fs.existsSync(path.join(widgetsDir, name, 'dist', 'widget.json'));
 
 /**
- * A widget's own JS: `remoteEntry.js` plus every `assets/*.js` of its build, each gzipped
- * on its own (they are separate requests). React and the federation runtime come from the
+ * A widget's own JS: `remoteEntry.js` plus every `assets/*.js` of its current build, each
+ * gzipped on its own (they are separate requests). React and the host modules come from the
  * loader, so they are not in here.
  */
 export function widgetSize(widgetsDir: string, name: string): WidgetSize {
@@ -52,8 +54,13 @@ export function widgetSize(widgetsDir: string, name: string): WidgetSize {
 }
 
 export function loaderSize(loaderDir: string): LoaderSize {
+  const chunks = fs
+    .readdirSync(loaderDir)
+    .filter((f) => /^host-.+\.js$/.test(f))
+    .sort();
   return {
     js: sizeOf(fs.readFileSync(path.join(loaderDir, 'loader.js'))),
+    chunks: chunks.map((name) => ({ name, ...sizeOf(fs.readFileSync(path.join(loaderDir, name))) })),
     css: sizeOf(fs.readFileSync(path.join(loaderDir, 'loader.css'))),
   };
 }

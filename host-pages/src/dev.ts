@@ -8,9 +8,9 @@ import type { WidgetManifestEntry } from '@app/contracts';
 /** Where the page loads the React-refresh preamble from (a module script: the CSP forbids inline ones). */
 export const DEV_PREAMBLE_PATH = '/dev/react-refresh.js';
 
-/** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS). */
+/** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS): the module its build starts from. */
 export function devManifestEntry(name: string, origin: string): WidgetManifestEntry {
-  return { name, entry: `${origin}/widgets/${name}/remoteEntry.js`, version: 'dev', builtAt: 'dev' };
+  return { name, entry: `${origin}/widgets/${name}/src/mount.tsx`, version: 'dev', builtAt: 'dev' };
 }
 
 /**

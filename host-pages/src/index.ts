@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -55,6 +56,25 @@ export function renderErrorPage(reply: FastifyReply, status: number): FastifyRep
  * The server-rendered pages: each is an HTML shell with widget mount points, the loader and
  * the manifest of the widgets it mounts. Also serves the loader and each widget's build.
  */
+/**
+ * A page's dialogs lock the page's scroll with a `<style>` element they add (Radix, through
+ * react-remove-scroll), which a CSP of `style-src 'self'` refuses. The page's `style-src` gets
+ * a nonce for it, and the page hands the nonce to the loader; where `style-src` already allows
+ * inline styles (real CloudPayments) nothing changes, as a nonce would switch that off.
+ */
+function allowInjectedStyles(reply: FastifyReply): string | undefined {
+  const csp = reply.getHeader('content-security-policy');
+  if (typeof csp !== 'string') return undefined;
+  const directives = csp.split(';').map((d) => d.trim());
+  const index = directives.findIndex((d) => d.startsWith('style-src '));
+  const styleSrc = directives[index];
+  if (styleSrc === undefined || styleSrc.includes("'unsafe-inline'")) return undefined;
+  const nonce = crypto.randomBytes(16).toString('base64');
+  directives[index] = `${styleSrc} 'nonce-${nonce}'`;
+  reply.header('content-security-policy', directives.join(';'));
+  return nonce;
+}
+
 export const hostPages = fp<HostPagesOptions>(
   async (app: FastifyInstance, opts) => {
     const devServers = opts.devServers ?? {};
@@ -68,7 +88,9 @@ export const hostPages = fp<HostPagesOptions>(
     app.get<{ Params: { '*': string } }>('/assets/*', { schema: { hide: true }, config: STATIC_ROUTE }, (req, reply) => {
       const file = req.params['*'];
       if (file.includes('..') || file.includes('\\')) return renderErrorPage(reply, 404);
-      return reply.header('cache-control', 'no-cache').sendFile(file, opts.loaderDir, { cacheControl: false });
+      // The loader's chunks (`host-<name>-<hash>.js`) are content-hashed; loader.js and loader.css are revalidated.
+      const cache = /^host-[\w-]+-[\w-]{8}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+      return reply.header('cache-control', cache).sendFile(file, opts.loaderDir, { cacheControl: false });
     });
 
     if (Object.keys(devServers).length > 0) {
@@ -100,6 +122,7 @@ export const hostPages = fp<HostPagesOptions>(
       const slots = widgets.map(mountPoint);
       const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
       const overlay = slots.slice(result.widgets.length);
+      const styleNonce = allowInjectedStyles(reply);
       const document = renderDocument({
         title: result.title,
         layout: page.layout,
@@ -111,6 +134,7 @@ export const hostPages = fp<HostPagesOptions>(
         current: page.path,
         banner: result.banner,
         devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
+        styleNonce,
       });
       return reply.type(HTML).header('cache-control', 'no-store').send(document);
     };

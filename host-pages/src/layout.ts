@@ -17,15 +17,18 @@ export interface PageContext {
 export interface WidgetMount {
   name: WidgetName;
   props: unknown;
+  /** The widget often shows nothing (a hidden notice, a tracking stub): its slot takes no space and shows no placeholder until it draws something. */
+  quiet?: boolean;
 }
 
 /** A mount point for a widget; props are checked against the widget's schema as the page renders. */
-export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>): WidgetMount {
+export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>, options: { quiet?: boolean } = {}): WidgetMount {
   widgetProps[name].parse(props);
-  return { name, props };
+  return { name, props, quiet: options.quiet };
 }
 
-export const mountPoint = (w: WidgetMount) => html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading></div>`;
+export const mountPoint = (w: WidgetMount) =>
+  html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading${w.quiet ? raw(' data-quiet') : ''}></div>`;
 
 export interface LayoutInput {
   title: string;
@@ -39,6 +42,8 @@ export interface LayoutInput {
   banner?: RawHtml | false;
   /** Development only: the React-refresh preamble, run before the loader (widgets from `vite dev`). */
   devPreamble?: string;
+  /** The CSP nonce of `<style>` elements the page's scripts add (dialogs' scroll lock). */
+  styleNonce?: string;
 }
 
 const NAV = [
@@ -70,11 +75,11 @@ export function renderDocument(input: LayoutInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${input.title} — Нейростудия</title>
+${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
-${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js?v=${input.loaderVersion}"></script>
+${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
 </head>
 <body class="layout-${input.layout}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}

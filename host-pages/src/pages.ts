@@ -33,9 +33,6 @@ export function safeNext(value: string | undefined): string {
   return value;
 }
 
-const sandboxBanner = (ctx: PageContext) =>
-  ctx.payments.sandbox && html`<strong>Тестовый режим оплаты.</strong> Платежи проходят через песочницу: деньги не списываются, используйте тестовые карты.`;
-
 export const PAGES: PageDefinition[] = [
   {
     path: '/login',
@@ -71,10 +68,10 @@ export const PAGES: PageDefinition[] = [
     render: (_ctx, req) => ({
       title: 'Главная',
       widgets: [
-        widget('welcome-notice', {}),
+        widget('welcome-notice', {}, { quiet: true }),
         widget('dashboard', {}),
         widget('history-button', {}),
-        widget('conversion', { payments: query(req).payments === '1' ? 1 : 0 }),
+        widget('conversion', { payments: query(req).payments === '1' ? 1 : 0 }, { quiet: true }),
       ],
       body: ([welcome, dashboard, historyButton, conversion]) =>
         html`<div class="page-head"><h1>Главная</h1>${historyButton}</div>${welcome}${dashboard}${conversion}`,
@@ -86,7 +83,7 @@ export const PAGES: PageDefinition[] = [
     layout: 'app',
     render: (ctx) => ({
       title: 'Тарифы',
-      banner: sandboxBanner(ctx),
+      // No sandbox banner here: the widget's own note says the same and lists the test cards.
       widgets: [widget('tariffs', { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox })],
       body: ([tariffs]) => html`<div class="page-head"><h1>Тарифы</h1></div>${tariffs}`,
     }),

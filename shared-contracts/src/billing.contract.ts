@@ -1,15 +1,12 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
-import { IdSchema, TimestampSchema } from './fields.ts';
-import { PageQuerySchema, paginated } from './envelope.ts';
+import { IdSchema } from './fields.ts';
+import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
+import { SandboxChargeBodySchema, billingPaths } from './billing.browser.ts';
 import { NotificationKindSchema, NotificationReplySchema, WidgetOptionsSchema } from './cloudpayments.protocol.ts';
 import { BalancesSchema } from './accounts.contract.ts';
 
-/** Markers inside a description line that the widget shows as the words or media-token icon. */
-export const DESCRIPTION_MARKERS = { words: '[[words]]', media: '[[media]]' } as const;
-
-/** `subscriptions_type`: 1 monthly with trial, 3 one-off package, anything else monthly. */
-export const SUBSCRIPTION_TYPES = { monthlyTrial: 1, monthly: 2, package: 3 } as const;
+export * from './billing.browser.ts';
 
 export const TariffSchema = z.object({
   id: z.number().int(),
@@ -121,13 +118,6 @@ export const UserSubscriptionStatusSchema = z.object({
 });
 export type UserSubscriptionStatus = z.infer<typeof UserSubscriptionStatusSchema>;
 
-export const SandboxChargeBodySchema = z.object({
-  payment_id: IdSchema,
-  card_number: z.string({ error: 'Введите номер карты' }).transform((s) => s.replace(/\s+/g, '')).pipe(z.string().regex(/^\d{16}$/, 'Номер карты состоит из 16 цифр')),
-  exp: z.string({ error: 'Введите срок действия' }).regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Срок действия в формате ММ/ГГ'),
-  cvv: z.string({ error: 'Введите CVV' }).regex(/^\d{3}$/, 'CVV состоит из 3 цифр'),
-});
-
 export const SandboxChargeResultSchema = z.object({
   success: z.boolean(),
   /** Russian reason of a decline. */
@@ -137,69 +127,53 @@ export const SandboxChargeResultSchema = z.object({
 
 export const billingRoutes = {
   tariffs: defineRoute({
-    method: 'GET',
-    path: '/api/new/tariff',
-    access: 'public',
+    ...billingPaths.tariffs,
     summary: 'Active plans; one-off packages are hidden when frontend=1',
     tags: ['billing'],
     query: TariffQuerySchema,
     response: z.array(TariffSchema),
   }),
   subscribeCheck: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe/check',
-    access: 'user',
+    ...billingPaths.subscribeCheck,
     summary: 'The current plan, whether the trial applies and the saved card',
     tags: ['billing'],
     response: SubscribeCheckSchema,
   }),
   cancelSubscription: defineRoute({
-    method: 'DELETE',
-    path: '/api/new/subscribe/',
-    access: 'user',
+    ...billingPaths.cancelSubscription,
     summary: 'Cancels auto-renewal; the plan stays active to the end of the paid period',
     tags: ['billing'],
     response: z.object({ cancelled: z.literal(true), active_until: TimestampSchema }),
   }),
   paymentKey: defineRoute({
-    method: 'GET',
-    path: '/api/payment/cloudpayments/key',
-    access: 'user',
+    ...billingPaths.paymentKey,
     summary: 'Public id of the payment widget',
     tags: ['billing'],
     response: z.string(),
   }),
   payPackage: defineRoute({
-    method: 'GET',
-    path: '/api/payment/cloudpayments/pay',
-    access: 'confirmed',
+    ...billingPaths.payPackage,
     summary: 'Creates an invoice for a one-off package',
     tags: ['billing'],
     query: TariffIdQuerySchema,
     response: PaymentStartSchema,
   }),
   paySubscription: defineRoute({
-    method: 'GET',
-    path: '/api/payment/cloudpayments/subscribe',
-    access: 'confirmed',
+    ...billingPaths.paySubscription,
     summary: 'Creates an invoice for a monthly plan (first_amount when the trial applies)',
     tags: ['billing'],
     query: TariffIdQuerySchema,
     response: PaymentStartSchema,
   }),
   paymentStatus: defineRoute({
-    method: 'GET',
-    path: '/api/payment/cloudpayments/status',
-    access: 'user',
+    ...billingPaths.paymentStatus,
     summary: 'Where one of the user’s payments stands (the widget polls it after the payment form closes)',
     tags: ['billing'],
     query: TariffIdQuerySchema,
     response: PaymentStatusSchema,
   }),
   notification: defineRoute({
-    method: 'POST',
-    path: '/api/payment/cloudpayments/notify/:kind',
-    access: 'public',
+    ...billingPaths.notification,
     signed: true,
     raw: true,
     summary: 'CloudPayments notifications (Content-HMAC signed), JSON or form encoded',
@@ -208,80 +182,53 @@ export const billingRoutes = {
     response: NotificationReplySchema,
   }),
   subscriptionStatus: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe/check_user',
-    access: 'user',
+    ...billingPaths.subscriptionStatus,
     summary: 'Subscription status for the dashboard',
     tags: ['billing'],
     response: UserSubscriptionStatusSchema,
   }),
   subscriptionHistory: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe',
-    access: 'user',
+    ...billingPaths.subscriptionHistory,
     summary: 'Subscription history, one record per page',
     tags: ['billing'],
     query: PageQuerySchema,
     response: paginated(SubscriptionRecordSchema),
   }),
   packagePurchases: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe/packages',
-    access: 'user',
+    ...billingPaths.packagePurchases,
     summary: 'Paid one-off package purchases, one record per page',
     tags: ['billing'],
     query: PageQuerySchema,
     response: paginated(PackagePurchaseSchema),
   }),
   autoCharges: defineRoute({
-    method: 'GET',
-    path: '/api/new/subscribe/payments',
-    access: 'user',
+    ...billingPaths.autoCharges,
     summary: 'Auto-charges (renewals), one record per page',
     tags: ['billing'],
     query: PageQuerySchema,
     response: paginated(AutoChargeSchema),
   }),
   conversion: defineRoute({
-    method: 'GET',
-    path: '/api/new/target_2',
-    access: 'user',
+    ...billingPaths.conversion,
     summary: 'Records the payment conversion goal (once per paid invoice)',
     tags: ['billing'],
     response: z.object({ recorded: z.boolean() }),
   }),
   sandboxCharge: defineRoute({
-    method: 'POST',
-    path: '/api/sandbox/cloudpayments/charge',
-    access: 'user',
+    ...billingPaths.sandboxCharge,
     summary: 'Sandbox checkout: charges a test card and sends signed notifications',
     tags: ['sandbox'],
     body: SandboxChargeBodySchema,
     response: SandboxChargeResultSchema,
   }),
   sandboxRenew: defineRoute({
-    method: 'POST',
-    path: '/api/admin/sandbox/renew',
-    access: 'admin',
+    ...billingPaths.sandboxRenew,
     summary: 'Sandbox: charges every due (or the given) subscription now',
     tags: ['sandbox', 'admin'],
-    body: z.object({ subscription_id: IdSchema.optional() }),
+    body: z.object({ subscription_id: z.optional(IdSchema) }),
     response: z.object({ charged: z.number().int(), failed: z.number().int() }),
   }),
 } as const;
 
-export const BILLING_TEXTS = {
-  buy: 'Купить',
-  trial: (firstAmount: number) => `Попробовать за ${String(firstAmount)} р.`,
-  subscribe: 'Подписаться',
-  current: 'Ваш тариф',
-  cancelled: 'Подписка отменена',
-  purchased: 'Покупка завершена',
-  yes: 'Да',
-  no: 'Нет',
-  failed: 'Произошла ошибка',
-  ordersTabSubscriptions: 'Подписки',
-  ordersTabAutoCharges: 'Авто списания',
-} as const;
 
 export { BalancesSchema };

@@ -1,9 +1,10 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
+import { chatPaths } from './chat.browser.ts';
 import { IdSchema } from './fields.ts';
 import { PageQuerySchema, paginated } from './envelope.ts';
 
-export const CHAT_LIMITS = { maxImages: 2, titleLength: 20, imageTypes: ['image/png', 'image/jpeg'] } as const;
+export * from './chat.browser.ts';
 
 export const ChatListItemSchema = z.object({ id: z.number().int(), text: z.string() });
 export const ChatMessageSchema = z.object({
@@ -27,7 +28,7 @@ export const ChatSendFieldsSchema = z.object({
   ai_models_id: IdSchema,
   param: z.string().max(200).optional(),
   message: z.string({ error: 'Введите сообщение' }).trim().min(1, 'Введите сообщение').max(20000, 'Сообщение слишком длинное'),
-  chat_id: IdSchema.optional(),
+  chat_id: z.optional(IdSchema),
 });
 
 export const ChatSendResultSchema = z.object({
@@ -38,27 +39,21 @@ export const ChatSendResultSchema = z.object({
 
 export const chatRoutes = {
   list: defineRoute({
-    method: 'GET',
-    path: '/api/new/chat',
-    access: 'user',
+    ...chatPaths.list,
     summary: 'The user’s chats, one per page',
     tags: ['chat'],
     query: PageQuerySchema,
     response: paginated(ChatListItemSchema),
   }),
   messages: defineRoute({
-    method: 'GET',
-    path: '/api/new/chat/:id',
-    access: 'user',
+    ...chatPaths.messages,
     summary: 'Messages of one chat',
     tags: ['chat'],
     params: z.object({ id: IdSchema }),
     response: z.array(ChatMessageSchema),
   }),
   send: defineRoute({
-    method: 'POST',
-    path: '/api/new/chat',
-    access: 'confirmed',
+    ...chatPaths.send,
     multipart: { files: { image_example: { accept: ['png', 'jpeg'], maxBytes: 10 * 1024 * 1024 }, image_example_2: { accept: ['png', 'jpeg'], maxBytes: 10 * 1024 * 1024 } }, maxFiles: 2, maxTotalBytes: 20 * 1024 * 1024 },
     summary: 'Sends a message (multipart: ai_models_id, param, message, chat_id, image_example, image_example_2)',
     tags: ['chat'],
@@ -66,17 +61,10 @@ export const chatRoutes = {
     response: ChatSendResultSchema,
   }),
   models: defineRoute({
-    method: 'GET',
-    path: '/api/new/chat_models',
-    access: 'user',
+    ...chatPaths.models,
     summary: 'Chat models with their parameter choices',
     tags: ['chat'],
     response: z.array(ChatModelSchema),
   }),
 } as const;
 
-export const CHAT_TEXTS = {
-  requestFailed: 'Ошибка при выполнении запроса',
-  sendFailed: 'Ошибка при отправке',
-  you: 'Вы',
-} as const;

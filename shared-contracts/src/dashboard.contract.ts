@@ -1,6 +1,9 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
+import { dashboardPaths } from './dashboard.browser.ts';
 import { OkSchema, BalancesSchema } from './accounts.contract.ts';
+
+export * from './dashboard.browser.ts';
 
 export const DashboardCardSchema = z.object({
   id: z.number().int(),
@@ -26,45 +29,33 @@ export const WelcomeStateSchema = z.object({
 });
 export type WelcomeState = z.infer<typeof WelcomeStateSchema>;
 
-export const WELCOME_GIFT = { words: 10000, media: 3 } as const;
-
 export const dashboardRoutes = {
   cards: defineRoute({
-    method: 'GET',
-    path: '/api/new/dashboard',
-    access: 'user',
+    ...dashboardPaths.cards,
     summary: 'News cards of the dashboard',
     tags: ['dashboard'],
     response: z.array(DashboardCardSchema),
   }),
   welcome: defineRoute({
-    method: 'GET',
-    path: '/api/new/welcome',
-    access: 'user',
+    ...dashboardPaths.welcome,
     summary: 'State of the welcome notice and its gift',
     tags: ['dashboard'],
     response: WelcomeStateSchema,
   }),
   welcomeCheck: defineRoute({
-    method: 'POST',
-    path: '/api/new/welcome/check',
-    access: 'confirmed',
+    ...dashboardPaths.welcomeCheck,
     summary: 'Checks the Telegram channel membership and grants the gift once',
     tags: ['dashboard'],
     response: z.object({ claimed: z.literal(true), balances: BalancesSchema }),
   }),
   welcomeClose: defineRoute({
-    method: 'GET',
-    path: '/api/new/nt_close',
-    access: 'user',
+    ...dashboardPaths.welcomeClose,
     summary: 'Closes the welcome notice for good',
     tags: ['dashboard'],
     response: OkSchema,
   }),
   telegramWebhook: defineRoute({
-    method: 'POST',
-    path: '/api/telegram/webhook',
-    access: 'public',
+    ...dashboardPaths.telegramWebhook,
     signed: true,
     raw: true,
     summary: 'Telegram Bot API updates (X-Telegram-Bot-Api-Secret-Token)',

@@ -13,7 +13,7 @@ export const ErrorEnvelopeSchema = z.object({
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** Success reply of every `/api` call: the data sits in `json`. */
-export const successEnvelope = <T extends z.ZodType>(json: T) =>
+export const successEnvelope = <T extends z.core.$ZodType>(json: T) =>
   z.object({ status: z.literal('success'), json });
 
 /** Paginated list payload: `json.data` and `json.last_page` (seed §3). */
@@ -24,3 +24,6 @@ export const paginated = <T extends z.ZodType>(item: T) =>
 export const PageQuerySchema = z.object({
   page: z.coerce.number({ error: 'Номер страницы должен быть числом' }).int('Номер страницы должен быть целым').min(1, 'Номер страницы должен быть не меньше 1').max(1_000_000, 'Слишком большой номер страницы').default(1),
 });
+
+/** A timestamp on the wire: ISO 8601 in UTC. */
+export const TimestampSchema = z.string();

@@ -1,3 +1,5 @@
+import { CLIENT_ERRORS, UNKNOWN_ERROR_MESSAGE } from './client-errors.ts';
+
 /**
  * One registry of error codes: HTTP status and the Russian message a user sees.
  * The server throws `AppError(code)`; widgets show `text` from the envelope.
@@ -28,13 +30,13 @@ export const ERROR_CODES = {
   CODE_EXPIRED: { status: 422, message: 'Срок действия кода истёк. Запросите новый код' },
   CODE_ATTEMPTS_EXCEEDED: { status: 422, message: 'Слишком много неверных попыток. Запросите новый код' },
   RESEND_TOO_SOON: { status: 429, message: 'Новый код можно запросить через минуту' },
-  RESET_TOKEN_INVALID: { status: 422, message: 'Ссылка для сброса пароля недействительна или устарела' },
+  RESET_TOKEN_INVALID: { status: 422, message: CLIENT_ERRORS.RESET_TOKEN_INVALID },
   TARIFF_NOT_FOUND: { status: 404, message: 'Тариф не найден' },
   TARIFF_NOT_AVAILABLE: { status: 422, message: 'Этот тариф недоступен' },
-  SUBSCRIPTION_REQUIRED: { status: 422, message: 'Покупка пакетов доступна только при активной подписке' },
+  SUBSCRIPTION_REQUIRED: { status: 422, message: CLIENT_ERRORS.SUBSCRIPTION_REQUIRED },
   SUBSCRIPTION_NOT_FOUND: { status: 422, message: 'У вас нет активной подписки' },
   SUBSCRIPTION_ALREADY_ACTIVE: { status: 422, message: 'Этот тариф уже подключён' },
-  SUBSCRIPTION_CANCELLED: { status: 422, message: 'Подписка отменена: пополнение токенов недоступно до конца периода' },
+  SUBSCRIPTION_CANCELLED: { status: 422, message: CLIENT_ERRORS.SUBSCRIPTION_CANCELLED },
   PAYMENT_PROVIDER_ERROR: { status: 502, message: 'Платёжный сервис недоступен. Попробуйте позже' },
   TELEGRAM_NOT_LINKED: { status: 422, message: 'Сначала откройте нашего бота в Telegram' },
   TELEGRAM_NOT_MEMBER: { status: 422, message: 'Вы ещё не подписаны на канал' },
@@ -47,5 +49,4 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The message shown when a reply has an unknown shape (seed §8). */
-export const UNKNOWN_ERROR_MESSAGE = 'Произошла ошибка';
+export { CLIENT_ERRORS, UNKNOWN_ERROR_MESSAGE };

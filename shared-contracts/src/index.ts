@@ -10,6 +10,7 @@ export * from './chat.contract.ts';
 export * from './files.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
+export * from './manifest.contract.ts';
 
 import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';

@@ -1,4 +1,4 @@
-import type { z } from './zod-ru.ts';
+import type { $ZodType, input, output } from 'zod/v4/core';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -53,22 +53,31 @@ export interface MultipartSpec {
  * envelope; before that, as a normal error reply.
  */
 export interface StreamSpec {
-  readonly events: Readonly<Record<string, z.ZodType>>;
+  readonly events: Readonly<Record<string, $ZodType>>;
 }
 
-/** A route descriptor: the one definition of a call that server and widgets both use. */
-export interface RouteContract {
+/** Where a route is and who may call it: the part of a descriptor the browser needs. */
+export interface Endpoint {
   readonly method: HttpMethod;
   /** Fastify-style path; parameters as `:name`. */
   readonly path: string;
   readonly access: Access;
+  /** The body goes as `multipart/form-data` (the contract says which files, the browser only that it does). */
+  readonly multipart?: true | MultipartSpec;
+}
+
+/**
+ * A route descriptor: the one definition of a call that server and widgets both use. Schemas
+ * are any zod 4 schema (classic for replies, zod/mini for what the browser parses too).
+ */
+export interface RouteContract extends Endpoint {
   readonly summary: string;
   readonly tags: readonly string[];
-  readonly query?: z.ZodType;
-  readonly params?: z.ZodType;
-  readonly body?: z.ZodType;
+  readonly query?: $ZodType;
+  readonly params?: $ZodType;
+  readonly body?: $ZodType;
   /** Schema of `json` in the success envelope, or of the raw reply when `raw` is set (unused by `stream` routes). */
-  readonly response: z.ZodType;
+  readonly response: $ZodType;
   /** The body is `multipart/form-data`: fields as `body` says, files as this says. */
   readonly multipart?: MultipartSpec;
   /** The reply is a stream of Server-Sent Events. */
@@ -81,10 +90,10 @@ export interface RouteContract {
 
 export const defineRoute = <const R extends RouteContract>(route: R): R => route;
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
-type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
+type Infer<T> = T extends $ZodType ? output<T> : undefined;
+type InferIn<T> = T extends $ZodType ? input<T> : undefined;
 
-export type ResponseOf<R extends RouteContract> = z.output<R['response']>;
+export type ResponseOf<R extends RouteContract> = output<R['response']>;
 export type QueryOf<R extends RouteContract> = Infer<R['query']>;
 export type ParamsOf<R extends RouteContract> = Infer<R['params']>;
 export type BodyOf<R extends RouteContract> = Infer<R['body']>;
@@ -93,15 +102,29 @@ export type BodyOf<R extends RouteContract> = Infer<R['body']>;
 export type FilesOf<R extends RouteContract> = R['multipart'] extends MultipartSpec ? { files?: Partial<Record<keyof R['multipart']['files'], Blob | readonly Blob[]>> } : { files?: undefined };
 
 /** What a caller passes: inputs before coercion and defaults. */
-export type RequestOf<R extends RouteContract> = (R['query'] extends z.ZodType ? { query: InferIn<R['query']> } : { query?: undefined }) &
-  (R['params'] extends z.ZodType ? { params: InferIn<R['params']> } : { params?: undefined }) &
-  (R['body'] extends z.ZodType ? { body: InferIn<R['body']> | FormData } : { body?: undefined }) &
+export type RequestOf<R extends RouteContract> = (R['query'] extends $ZodType ? { query: InferIn<R['query']> } : { query?: undefined }) &
+  (R['params'] extends $ZodType ? { params: InferIn<R['params']> } : { params?: undefined }) &
+  (R['body'] extends $ZodType ? { body: InferIn<R['body']> | FormData } : { body?: undefined }) &
   FilesOf<R>;
 
 /** One event of a `stream` route: its name and its data. */
 export type StreamEventOf<R extends RouteContract> = R['stream'] extends StreamSpec
-  ? { [K in keyof R['stream']['events'] & string]: { event: K; data: z.output<R['stream']['events'][K]> } }[keyof R['stream']['events'] & string]
+  ? { [K in keyof R['stream']['events'] & string]: { event: K; data: output<R['stream']['events'][K]> } }[keyof R['stream']['events'] & string]
   : never;
+
+/**
+ * A route as the browser sees it: its endpoint, typed by its whole contract (through `import
+ * type`, so no schema of the contract reaches the browser). `kit.call` takes these.
+ */
+export interface ClientRoute<R extends RouteContract = RouteContract> extends Endpoint {
+  /** Never set: carries the contract's type. */
+  readonly contract?: R;
+}
+
+/** The endpoints of a feature typed by its contract (`typeof billingRoutes`). */
+export function clientRoutes<T extends Record<string, RouteContract>>(paths: { readonly [K in keyof T]: Endpoint }): { readonly [K in keyof T]: ClientRoute<T[K]> } {
+  return paths;
+}
 
 /** Fills `:name` parameters of a route path. */
 export function buildPath(path: string, params?: Record<string, string | number>): string {

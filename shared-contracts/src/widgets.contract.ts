@@ -1,25 +1,33 @@
-import { z } from './zod-ru.ts';
+import * as z from 'zod/mini';
+import './zod-messages.ts';
+
+/*
+ * Widget props are parsed in the browser (each widget's `mount` checks its props), so these
+ * schemas are written with zod/mini: the browser bundles only what they use.
+ */
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) => z._default(schema, value as never);
 
 /** Props each widget's `mount(el, props)` accepts; pages pass them in `data-props`. */
 export const widgetProps = {
-  auth: z.object({ mode: z.enum(['login', 'register']), redirectTo: z.string().startsWith('/').default('/dashboard') }),
+  auth: z.object({ mode: z.enum(['login', 'register']), redirectTo: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
   'email-confirm': z.object({ email: z.string(), supportUrl: z.string() }),
-  'password-reset-request': z.object({ email: z.string().default('') }),
+  'password-reset-request': z.object({ email: withDefault(z.string(), '') }),
   'password-reset-form': z.object({ token: z.string(), email: z.string() }),
   tariffs: z.object({
-    frontend: z.boolean().default(false),
+    frontend: withDefault(z.boolean(), false),
     /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */
     paymentScriptUrl: z.string(),
     sandbox: z.boolean(),
   }),
   'order-history': z.object({}),
-  dashboard: z.object({ paymentUrl: z.string().default('/dashboard/user/payment'), historyUrl: z.string().default('/ai-history') }),
-  'history-button': z.object({ href: z.string().default('/dashboard/user/orders'), label: z.string().default('История заказов') }),
-  conversion: z.object({ payments: z.number().int() }),
+  dashboard: z.object({ paymentUrl: withDefault(z.string(), '/dashboard/user/payment'), historyUrl: withDefault(z.string(), '/ai-history') }),
+  'history-button': z.object({ href: withDefault(z.string(), '/dashboard/user/orders'), label: withDefault(z.string(), 'История заказов') }),
+  conversion: z.object({ payments: z.number().check(z.int()) }),
   'welcome-notice': z.object({}),
   /** The sandbox's stand-in for the CloudPayments payment form (opened in a frame by /sandbox/cloudpayments.js). */
   'sandbox-checkout': z.object({
-    payment_id: z.number().int(),
+    payment_id: z.number().check(z.int()),
     amount: z.number(),
     description: z.string(),
     email: z.string(),
@@ -31,8 +39,8 @@ export const widgetProps = {
 export const SandboxCheckoutMessageSchema = z.object({
   type: z.literal('sandbox-cloudpayments'),
   status: z.enum(['success', 'fail', 'close']),
-  reason: z.string().nullable(),
-  transaction_id: z.number().int().nullable(),
+  reason: z.nullable(z.string()),
+  transaction_id: z.nullable(z.number().check(z.int())),
 });
 export type SandboxCheckoutMessage = z.infer<typeof SandboxCheckoutMessageSchema>;
 
@@ -40,15 +48,3 @@ export type WidgetName = keyof typeof widgetProps;
 export type WidgetProps<N extends WidgetName> = z.output<(typeof widgetProps)[N]>;
 export type WidgetPropsInput<N extends WidgetName> = z.input<(typeof widgetProps)[N]>;
 export const WIDGET_NAMES = Object.keys(widgetProps) as WidgetName[];
-
-/** One entry of the widget manifest the build writes and the server reads. */
-export const WidgetManifestEntrySchema = z.object({
-  name: z.string(),
-  /** URL of the remote entry, with a content hash for cache busting. */
-  entry: z.string(),
-  version: z.string(),
-  builtAt: z.string(),
-});
-export type WidgetManifestEntry = z.infer<typeof WidgetManifestEntrySchema>;
-export const WidgetManifestSchema = z.record(z.string(), WidgetManifestEntrySchema);
-export type WidgetManifest = z.infer<typeof WidgetManifestSchema>;

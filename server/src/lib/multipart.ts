@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { fileTypeFromBuffer } from 'file-type';
-import { FILE_KINDS, type FileKind, type MultipartSpec, type z } from '@app/contracts';
+import { safeParse, type $ZodType } from 'zod/v4/core';
+import { FILE_KINDS, type FileKind, type MultipartSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
 import { zodFieldErrors } from './field-errors.ts';
 import { sanitizeFileName } from '../features/files/file-names.ts';
@@ -78,7 +79,7 @@ function parserError(err: unknown, spec: MultipartSpec): unknown {
  * `bodySchema` with the same per-field Russian errors as JSON bodies. Nothing is stored here: a
  * refused request leaves nothing behind.
  */
-export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bodySchema: z.ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
+export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Ожидались данные формы (multipart/form-data)');
   const largest = Math.max(1, ...Object.values(spec.files).map((f) => f.maxBytes));
   const fields: Record<string, unknown> = {};
@@ -119,7 +120,7 @@ export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bo
     if (field.required && !uploaded[name]?.length) throw new AppError('VALIDATION', { [name]: ['Прикрепите файл'] });
   }
   if (!bodySchema) return { fields, files: uploaded };
-  const parsed = bodySchema.safeParse(fields);
+  const parsed = safeParse(bodySchema, fields);
   if (!parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
   return { fields: parsed.data, files: uploaded };
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { StreamSpec, z } from '@app/contracts';
+import { parse } from 'zod/v4/core';
 
 /** Seconds between comment lines that keep an idle stream open through proxies. */
 export const HEARTBEAT_SECONDS = 15;
@@ -73,7 +74,7 @@ export class SseStream<S extends StreamSpec> implements SseSink<S> {
   send<K extends keyof S['events'] & string>(event: K, data: z.input<S['events'][K]>): void {
     const schema = this.spec.events[event];
     if (!schema) throw new Error(`stream event ${event} is not in the route's contract`);
-    const value: unknown = schema.parse(data);
+    const value: unknown = parse(schema, data);
     this.open();
     this.write(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
   }

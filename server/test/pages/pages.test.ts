@@ -93,7 +93,13 @@ describe('page documents', () => {
     const manifest = manifestOf(res.body);
     expect(Object.keys(manifest)).toEqual(['auth']);
     expect(manifest.auth?.version).toBe('1.0.0');
-    expect(res.body).toMatch(/<script type="module" src="\/assets\/loader\.js\?v=[^"]+"><\/script>/);
+    // Dialogs add a <style> for their scroll lock: style-src allows it by a nonce, which the page hands to the loader.
+    const styleSrc = String(res.headers['content-security-policy']).split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src ')) ?? '';
+    const nonce = /<meta name="csp-nonce" content="([^"]+)">/.exec(res.body)?.[1];
+    expect(nonce).toBeDefined();
+    expect(styleSrc).toBe(`style-src 'self' 'nonce-${nonce ?? ''}'`);
+    // One URL for the loader module (served no-cache): its chunks import helpers from it, and another URL would run it twice.
+    expect(res.body).toContain('<script type="module" src="/assets/loader.js"></script>');
   });
 
   it('escape the manifest inside its script element', async () => {
@@ -102,6 +108,21 @@ describe('page documents', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('<script>alert(1)');
     expect(manifestOf(res.body).dashboard?.version).toBe(HOSTILE_VERSION);
+  });
+
+  it('mark the slots of widgets that often draw nothing (welcome notice, conversion stub) as quiet, so they take no space', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard', user.cookie);
+    const quiet = [...res.body.matchAll(/data-widget="([a-z-]+)"[^>]*data-quiet/g)].map((m) => m[1]);
+    expect(quiet).toEqual(['welcome-notice', 'conversion']);
+  });
+
+  it('/dashboard/user/payment has no sandbox banner: the tariffs widget says it with the test cards', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard/user/payment', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('sandbox-banner');
+    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true });
   });
 
   it('/register mounts the registration form', async () => {

@@ -4,12 +4,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@app/kit';
 import * as session from '@app/kit';
 import { AuthForm } from './AuthForm.tsx';
-import type { AuthApi } from './api.ts';
+import { accountEndpoints } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 
 const result = { token: 'ns_token', user: { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 }, resend_in: 60 } };
 
-function fakeApi(overrides: Partial<AuthApi> = {}): AuthApi {
-  return { login: vi.fn().mockResolvedValue(result), register: vi.fn().mockResolvedValue(result), ...overrides };
+type Answer = () => Promise<typeof result>;
+
+function fakeApi(overrides: { login?: Answer; register?: Answer } = {}) {
+  return { login: fakeRoute(accountEndpoints.login, overrides.login ?? result), register: fakeRoute(accountEndpoints.register, overrides.register ?? result) };
 }
 
 describe('AuthForm', () => {
@@ -20,7 +23,7 @@ describe('AuthForm', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'Anna@Example.ru');
     await userEvent.type(screen.getByLabelText('Пароль'), 'secret-password');
     await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
-    expect(api.login).toHaveBeenCalledWith({ email: 'anna@example.ru', password: 'secret-password' });
+    expect(api.login).toHaveBeenCalledWith({ body: { email: 'anna@example.ru', password: 'secret-password' } });
     expect(window.localStorage.getItem('auth_token')).toBe('ns_token');
     expect(navigate).toHaveBeenCalledWith('/dashboard');
   });
@@ -36,7 +39,7 @@ describe('AuthForm', () => {
   });
 
   it('shows a server failure and stays on the form', async () => {
-    const api = fakeApi({ login: vi.fn().mockRejectedValue(new ApiError(422, 'INVALID_CREDENTIALS', 'Неверный email или пароль')) });
+    const api = fakeApi({ login: () => Promise.reject(new ApiError(422, 'INVALID_CREDENTIALS', 'Неверный email или пароль')) });
     render(<AuthForm mode="login" redirectTo="/dashboard" api={api} />);
     await userEvent.type(screen.getByLabelText('Email'), 'anna@example.ru');
     await userEvent.type(screen.getByLabelText('Пароль'), 'wrong-password');
@@ -46,7 +49,7 @@ describe('AuthForm', () => {
   });
 
   it('shows per-field server errors beside the fields', async () => {
-    const api = fakeApi({ register: vi.fn().mockRejectedValue(new ApiError(422, 'EMAIL_TAKEN', { email: ['Этот email уже зарегистрирован'] })) });
+    const api = fakeApi({ register: () => Promise.reject(new ApiError(422, 'EMAIL_TAKEN', { email: ['Этот email уже зарегистрирован'] })) });
     render(<AuthForm mode="register" redirectTo="/dashboard" api={api} />);
     await userEvent.type(screen.getByLabelText('Email'), 'anna@example.ru');
     await userEvent.type(screen.getByLabelText('Пароль'), 'secret-password');

@@ -1,20 +1,15 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
-import { LoginBodySchema, RegisterBodySchema, type WidgetProps } from '@app/contracts';
-import { Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, navigate, setToken } from '@app/kit';
+import { useEffect } from 'react';
+import type { WidgetProps } from '@app/contracts/browser';
+import { Button, Card, clearToken, navigate, setToken, useRouteMutation } from '@app/kit';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { authApi, type AuthApi } from './api.ts';
+import { useAuthForm, type AuthValues } from './use-auth-form.ts';
 
 type Mode = WidgetProps<'auth'>['mode'];
-type Values = { email: string; password: string; password_confirmation: string };
-type Errors = Record<string, string[]>;
 
 export interface AuthFormViewProps {
   mode: Mode;
-  values: Values;
-  fieldErrors: Errors;
-  formErrors: string[];
-  busy: boolean;
-  onChange: (field: keyof Values, value: string) => void;
-  onSubmit: () => void;
+  form: ContractForm<AuthValues>;
 }
 
 const TEXT = {
@@ -23,46 +18,28 @@ const TEXT = {
 } as const;
 
 /** The form itself, with every state driven by props. */
-export function AuthFormView({ mode, values, fieldErrors, formErrors, busy, onChange, onSubmit }: AuthFormViewProps) {
+export function AuthFormView({ mode, form }: AuthFormViewProps) {
   const text = TEXT[mode];
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) onSubmit();
-  };
   return (
     <Card className="auth-card">
       <h1 className="card__title">{text.title}</h1>
       <p className="card__subtitle">{text.subtitle}</p>
-      <form className="form" onSubmit={submit} noValidate>
-        <ErrorList messages={formErrors} />
-        <Field label="Email" name="email" type="email" autoComplete="email" inputMode="email" value={values.email} errors={fieldErrors.email} onChange={(e) => onChange('email', e.target.value)} required />
-        <Field
-          label="Пароль"
+      <ContractFormView form={form}>
+        <FormField form={form.form} name="email" label="Email" type="email" autoComplete="email" inputMode="email" required />
+        <FormField
+          form={form.form}
           name="password"
+          label="Пароль"
           type="password"
           autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-          value={values.password}
-          errors={fieldErrors.password}
           hint={mode === 'register' ? 'Не короче 8 символов' : undefined}
-          onChange={(e) => onChange('password', e.target.value)}
           required
         />
-        {mode === 'register' && (
-          <Field
-            label="Повторите пароль"
-            name="password_confirmation"
-            type="password"
-            autoComplete="new-password"
-            value={values.password_confirmation}
-            errors={fieldErrors.password_confirmation}
-            onChange={(e) => onChange('password_confirmation', e.target.value)}
-            required
-          />
-        )}
-        <Button type="submit" block busy={busy}>
+        {mode === 'register' && <FormField form={form.form} name="password_confirmation" label="Повторите пароль" type="password" autoComplete="new-password" required />}
+        <Button type="submit" block busy={form.busy}>
           {text.submit}
         </Button>
-      </form>
+      </ContractFormView>
       <div className="auth-card__footer">
         {mode === 'login' ? (
           <>
@@ -81,40 +58,19 @@ export function AuthFormView({ mode, values, fieldErrors, formErrors, busy, onCh
   );
 }
 
+
 /** Sign-in or registration: validates with the contract's schema, stores the bearer token, goes on. */
 export function AuthForm({ mode, redirectTo, api = authApi }: WidgetProps<'auth'> & { api?: AuthApi }) {
-  const [values, setValues] = useState<Values>({ email: '', password: '', password_confirmation: '' });
-  const [fieldErrors, setFieldErrors] = useState<Errors>({});
-  const [formErrors, setFormErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-
   // Whoever reaches a sign-in form is signed out: a stale token must not outlive its session.
   useEffect(() => clearToken(), []);
-
-  const onChange = (field: keyof Values, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setFieldErrors(({ [field]: _, ...rest }) => rest);
-  };
-
-  const onSubmit = async () => {
-    setFormErrors([]);
-    const parsed = mode === 'login' ? LoginBodySchema.safeParse(values) : RegisterBodySchema.safeParse(values);
-    if (!parsed.success) {
-      setFieldErrors(issuesToFieldErrors(parsed.error.issues));
-      return;
-    }
-    setBusy(true);
-    try {
-      const result = mode === 'login' ? await api.login(parsed.data) : await api.register(parsed.data as Values);
+  const login = useRouteMutation(api.login);
+  const register = useRouteMutation(api.register);
+  const form = useAuthForm(mode, {
+    onSubmit: async (values) => {
+      const result = mode === 'login' ? await login.mutateAsync({ body: { email: values.email, password: values.password } }) : await register.mutateAsync({ body: values });
       setToken(result.token);
       navigate(redirectTo);
-    } catch (err) {
-      const shown = apiFormErrors(err, Object.keys(values));
-      setFieldErrors(shown.fieldErrors);
-      setFormErrors(shown.formErrors);
-      setBusy(false);
-    }
-  };
-
-  return <AuthFormView mode={mode} values={values} fieldErrors={fieldErrors} formErrors={formErrors} busy={busy} onChange={onChange} onSubmit={() => void onSubmit()} />;
+    },
+  });
+  return <AuthFormView mode={mode} form={form} />;
 }

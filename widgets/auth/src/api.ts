@@ -1,12 +1,10 @@
-import { accountRoutes, type AuthResult } from '@app/contracts';
-import { call } from '@app/kit';
+import { accountEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface AuthApi {
-  login: (body: { email: string; password: string }) => Promise<AuthResult>;
-  register: (body: { email: string; password: string; password_confirmation: string }) => Promise<AuthResult>;
-}
-
-export const authApi: AuthApi = {
-  login: (body) => call(accountRoutes.login, { body }),
-  register: (body) => call(accountRoutes.register, { body }),
+/** The calls of the sign-in forms (tests pass fakes with the same routes). */
+export const authApi = {
+  login: routeCall(accountEndpoints.login),
+  register: routeCall(accountEndpoints.register),
 };
+
+export type AuthApi = typeof authApi;

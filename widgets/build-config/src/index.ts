@@ -1,27 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { hostImports } from './host-imports.ts';
+import { HOST_MODULES } from './host-modules.ts';
 
-/**
- * Modules the host page supplies once (the loader registers them): never bundled into a widget.
- * Every subpath is listed: with `import: false` subpaths are not inherited, and a missing one
- * silently bundles a second React into the widget.
- */
-export const HOST_SHARED = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'zod'] as const;
+export { HOST_MODULES, HOST_GLOBAL, type HostRegistry } from './host-modules.ts';
 
-const REQUIRED_VERSIONS: Record<(typeof HOST_SHARED)[number], string> = {
-  react: '^19.0.0',
-  'react-dom': '^19.0.0',
-  'react/jsx-runtime': '^19.0.0',
-  'react-dom/client': '^19.0.0',
-  zod: '^4.2.0',
-};
-
-/** Federation container name of a widget (`order-history` → `widget_order_history`). */
-export const remoteName = (widget: string) => `widget_${widget.replace(/-/g, '_')}`;
+/** The file a widget's build starts from: `import(entry)` answers its module, which exports `mount`. */
+export const ENTRY_FILE = 'remoteEntry.js';
 
 /** How many builds' hashed chunks stay in `dist/assets`: a page opened before a redeploy still finds its chunks. */
 const KEPT_BUILDS = 2;
@@ -36,9 +24,9 @@ function manifestEntry(name: string): Plugin {
     apply: 'build',
     writeBundle(options, bundle) {
       const outDir = options.dir ?? 'dist';
-      const entry = fs.readFileSync(path.join(outDir, 'remoteEntry.js'));
+      const entry = fs.readFileSync(path.join(outDir, ENTRY_FILE));
       const version = crypto.createHash('sha256').update(entry).digest('hex').slice(0, 12);
-      const manifest = { name, entry: `/widgets/${name}/remoteEntry.js?v=${version}`, version, builtAt: new Date().toISOString() };
+      const manifest = { name, entry: `/widgets/${name}/${ENTRY_FILE}?v=${version}`, version, builtAt: new Date().toISOString() };
       fs.writeFileSync(path.join(outDir, 'widget.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
       const historyFile = path.join(outDir, '.builds.json');
@@ -60,30 +48,33 @@ function manifestEntry(name: string): Plugin {
 }
 
 /**
- * The whole vite config of a widget: a federation remote exposing `./mount`, served by the
- * server under `/widgets/<name>/`, with React and zod supplied by the host page.
+ * The whole vite config of a widget: one ES module (`remoteEntry.js`, exporting `mount`) served
+ * by the server under `/widgets/<name>/`, with React, the query client, the kit and the
+ * contracts supplied by the host page (`HOST_MODULES`). `vite dev` serves the same module from
+ * `src/mount.tsx`, hot-reloaded inside the real pages.
  */
 export function widgetConfig(opts: { name: string; root: string; devPort?: number }): UserConfig {
-  const shared = Object.fromEntries(
-    HOST_SHARED.map((lib) => [lib, { singleton: true, requiredVersion: REQUIRED_VERSIONS[lib], import: false as const, suppressMissingImportWarning: true }]),
-  );
+  const hostNames: string[] = [...HOST_MODULES.eager, ...HOST_MODULES.lazy];
   return defineConfig({
     root: opts.root,
     base: `/widgets/${opts.name}/`,
     logLevel: 'warn',
-    plugins: [
-      react(),
-      federation({
-        name: remoteName(opts.name),
-        filename: 'remoteEntry.js',
-        exposes: { './mount': './src/mount.tsx' },
-        shared,
-        dts: false,
-        experiments: { externalRuntime: true },
-      }),
-      manifestEntry(opts.name),
-    ],
+    plugins: [react(), hostImports(), manifestEntry(opts.name)],
+    // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
+    // dependency would carry a React of its own.
+    optimizeDeps: { noDiscovery: true, include: [], exclude: hostNames },
     server: { port: opts.devPort, strictPort: false, origin: opts.devPort ? `http://localhost:${String(opts.devPort)}` : undefined, cors: true },
-    build: { target: 'es2022', outDir: 'dist', emptyOutDir: false, modulePreload: false, reportCompressedSize: false },
+    build: {
+      target: 'es2022',
+      outDir: 'dist',
+      emptyOutDir: false,
+      modulePreload: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { remoteEntry: path.join(opts.root, 'src', 'mount.tsx') },
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'assets/[name]-[hash].js' },
+      },
+    },
   });
 }

@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Conversion } from './Conversion.tsx';
+import { billingEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 import type { ConversionApi } from './api.ts';
 
-const fakeApi: ConversionApi = { record: () => Promise.resolve({ recorded: true }) };
+const fakeApi: ConversionApi = { record: routeCall(billingEndpoints.conversion, () => Promise.resolve({ recorded: true })) };
 
 const meta = {
   title: 'Widgets/conversion',

@@ -3,9 +3,10 @@ import { render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@app/kit';
 import { Conversion } from './Conversion.tsx';
-import type { ConversionApi } from './api.ts';
+import { billingEndpoints } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 
-const fakeApi = (record: ConversionApi['record'] = vi.fn().mockResolvedValue({ recorded: true })): ConversionApi => ({ record });
+const fakeApi = (answer: () => Promise<{ recorded: boolean }> = () => Promise.resolve({ recorded: true })) => ({ record: fakeRoute(billingEndpoints.conversion, answer) });
 
 describe('Conversion', () => {
   beforeEach(() => window.history.replaceState(null, '', '/dashboard?payments=1&tab=news#top'));
@@ -35,7 +36,7 @@ describe('Conversion', () => {
 
   it('ignores a failure silently (console only) and still cleans the address bar', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const api = fakeApi(vi.fn().mockRejectedValue(new ApiError(500, 'INTERNAL', 'Произошла ошибка')));
+    const api = fakeApi(() => Promise.reject(new ApiError(500, 'INTERNAL', 'Произошла ошибка')));
     const { container } = render(<Conversion payments={1} api={api} />);
     await waitFor(() => expect(window.location.search).toBe('?tab=news'));
     expect(warn).toHaveBeenCalledTimes(1);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { WidgetProps } from '@app/contracts';
+import type { WidgetProps } from '@app/contracts/browser';
 import { conversionApi, type ConversionApi } from './api.ts';
 
 /** Drops `payments` from the address bar so that a reload does not record the goal again. */

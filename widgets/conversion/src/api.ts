@@ -1,11 +1,10 @@
-import { billingRoutes } from '@app/contracts';
-import { call } from '@app/kit';
+import { billingEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface ConversionApi {
+/** The call of the conversion stub (tests pass a fake with the same route). */
+export const conversionApi = {
   /** GET /api/new/target_2: records the payment conversion goal. */
-  record: () => Promise<{ recorded: boolean }>;
-}
-
-export const conversionApi: ConversionApi = {
-  record: () => call(billingRoutes.conversion),
+  record: routeCall(billingEndpoints.conversion),
 };
+
+export type ConversionApi = typeof conversionApi;

@@ -1,4 +1,4 @@
-import { widgetProps } from '@app/contracts';
+import { widgetProps } from '@app/contracts/browser';
 import { createMount } from '@app/kit';
 import { Conversion } from './Conversion.tsx';
 

@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { DashboardCard } from '@app/contracts';
+import type { DashboardCard } from '@app/contracts/browser';
 import { DashboardView, type DashboardData } from './Dashboard.tsx';
 
 const noop = () => undefined;

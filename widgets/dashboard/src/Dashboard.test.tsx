@@ -1,17 +1,23 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { widgetProps, type DashboardCard, type UserSubscriptionStatus } from '@app/contracts';
-import { ApiError, announceBalances } from '@app/kit';
+import { accountEndpoints, billingEndpoints, dashboardEndpoints, widgetProps, type DashboardCard, type User, type UserSubscriptionStatus } from '@app/contracts/browser';
+import { ApiError, pageQueryClient, routeKey } from '@app/kit';
+import { fakeRoute } from '@app/kit/test';
 import { Dashboard, iconImage, safeHref } from './Dashboard.tsx';
-import type { DashboardApi } from './api.ts';
 
 const props = widgetProps.dashboard.parse({});
 const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 }, resend_in: 0 };
 const card: DashboardCard = { id: 1, link: '/ai-products', icon: '🎨', name: 'Картинки', description: 'Рисуйте словами' };
 
-function fakeApi(status: UserSubscriptionStatus, overrides: Partial<DashboardApi> = {}): DashboardApi {
-  return { subscriptionStatus: vi.fn().mockResolvedValue(status), user: vi.fn().mockResolvedValue(user), cards: vi.fn().mockResolvedValue([card]), ...overrides };
+type Answer = () => Promise<unknown>;
+
+function fakeApi(status: UserSubscriptionStatus, overrides: { subscriptionStatus?: Answer; user?: Answer; cards?: Answer } = {}) {
+  return {
+    subscriptionStatus: fakeRoute(billingEndpoints.subscriptionStatus, (overrides.subscriptionStatus ?? (() => Promise.resolve(status))) as () => Promise<UserSubscriptionStatus>),
+    user: fakeRoute(accountEndpoints.user, (overrides.user ?? (() => Promise.resolve(user))) as () => Promise<User>),
+    cards: fakeRoute(dashboardEndpoints.cards, (overrides.cards ?? (() => Promise.resolve([card]))) as () => Promise<DashboardCard[]>),
+  };
 }
 
 const loaded = () => waitFor(() => expect(document.querySelector('[aria-busy="true"]')).toBeNull());
@@ -76,12 +82,14 @@ describe('Dashboard', () => {
     expect(balance.getByRole('link', { name: 'История' })).toHaveAttribute('href', '/ai-history');
   });
 
-  it('takes the balances another widget of the page announces (the welcome gift)', async () => {
+  it('takes the balances another widget of the page puts in the shared user query (the welcome gift)', async () => {
     render(<Dashboard {...props} api={fakeApi({ status: false, subscription: null, days_left: 0, past_due: false }, { user: vi.fn().mockResolvedValue({ ...user, balances: { words: 0, media: 0 } }) })} />);
     const balance = await section('Баланс');
     expect(balance.getByText('0,0')).toBeInTheDocument();
-    act(() => announceBalances({ words: 10000, media: 3 }));
-    expect(balance.getByText('10 000')).toBeInTheDocument();
+    act(() => {
+      pageQueryClient.setQueryData<User>(routeKey(accountEndpoints.user, {}), (u) => u && { ...u, balances: { words: 10000, media: 3 } });
+    });
+    expect(await balance.findByText('10 000')).toBeInTheDocument();
     expect(balance.getByText('3,0')).toBeInTheDocument();
   });
 

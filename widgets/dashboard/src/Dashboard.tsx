@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useId } from 'react';
-import type { Balances, DashboardCard, UserSubscriptionStatus, WidgetProps } from '@app/contracts';
-import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatMedia, formatWords, onBalances, plural, useLoad, type LoadState } from '@app/kit';
+import { useId } from 'react';
+import { BILLING_TEXTS, type Balances, type DashboardCard, type UserSubscriptionStatus, type WidgetProps } from '@app/contracts/browser';
+import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, combineQueries, formatMedia, formatWords, plural, useRouteQuery, type LoadState } from '@app/kit';
 import { dashboardApi, type DashboardApi } from './api.ts';
 
 export interface DashboardData {
@@ -20,7 +20,7 @@ const DAYS = ['день', 'дня', 'дней'] as const;
 export const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
 
 /** Said instead of the days to renewal while the last renewal charge has failed. */
-export const PAST_DUE_NOTE = 'Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.';
+export const PAST_DUE_NOTE = BILLING_TEXTS.pastDue;
 
 /** Subscription block (seed §4): the plan and days to renewal, or no subscription with what to do. */
 export function SubscriptionSummary({ subscription, paymentUrl }: { subscription: UserSubscriptionStatus; paymentUrl: string }) {
@@ -193,15 +193,19 @@ export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: Dashbo
 }
 
 /**
- * Dashboard (seed §4): loads the subscription status, the balances and the news cards; balances
- * another widget of the page announces (the welcome gift) replace the loaded ones.
+ * Dashboard (seed §4): the subscription status, the balances and the news cards. The user (with
+ * the balances) is the page's shared query: another widget that changes the balances (the
+ * welcome gift) updates it, and it is read again when the tab comes back into view (tokens are
+ * spent in other tabs).
  */
 export function Dashboard({ paymentUrl, historyUrl, api = dashboardApi }: WidgetProps<'dashboard'> & { api?: DashboardApi }) {
-  const load = useCallback(async (): Promise<DashboardData> => {
-    const [subscription, user, cards] = await Promise.all([api.subscriptionStatus(), api.user(), api.cards()]);
-    return { subscription, balances: user.balances, cards };
-  }, [api]);
-  const { state, reload, update } = useLoad(load);
-  useEffect(() => onBalances((balances) => update((data) => ({ ...data, balances }))), [update]);
-  return <DashboardView state={state} paymentUrl={paymentUrl} historyUrl={historyUrl} onRetry={reload} />;
+  const subscription = useRouteQuery(api.subscriptionStatus);
+  const user = useRouteQuery(api.user, undefined, { refetchOnWindowFocus: true });
+  const cards = useRouteQuery(api.cards);
+  const queries = [subscription, user, cards] as const;
+  const state = combineQueries(queries, ([s, u, c]): DashboardData => ({ subscription: s, balances: u.balances, cards: c }));
+  const onRetry = () => {
+    for (const query of queries) if (query.isError) void query.refetch();
+  };
+  return <DashboardView state={state} paymentUrl={paymentUrl} historyUrl={historyUrl} onRetry={onRetry} />;
 }

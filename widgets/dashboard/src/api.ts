@@ -1,17 +1,14 @@
-import { accountRoutes, billingRoutes, dashboardRoutes, type DashboardCard, type User, type UserSubscriptionStatus } from '@app/contracts';
-import { call } from '@app/kit';
+import { accountEndpoints, billingEndpoints, dashboardEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface DashboardApi {
+/** The calls of the dashboard (tests pass fakes with the same routes). */
+export const dashboardApi = {
   /** GET /api/new/subscribe/check_user */
-  subscriptionStatus: () => Promise<UserSubscriptionStatus>;
+  subscriptionStatus: routeCall(billingEndpoints.subscriptionStatus),
   /** GET /api/new/user (balances) */
-  user: () => Promise<User>;
+  user: routeCall(accountEndpoints.user),
   /** GET /api/new/dashboard (news cards) */
-  cards: () => Promise<DashboardCard[]>;
-}
-
-export const dashboardApi: DashboardApi = {
-  subscriptionStatus: () => call(billingRoutes.subscriptionStatus),
-  user: () => call(accountRoutes.user),
-  cards: () => call(dashboardRoutes.cards),
+  cards: routeCall(dashboardEndpoints.cards),
 };
+
+export type DashboardApi = typeof dashboardApi;

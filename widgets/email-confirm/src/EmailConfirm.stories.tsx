@@ -1,32 +1,33 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ERROR_CODES } from '@app/contracts';
-import { EmailConfirmView } from './EmailConfirm.tsx';
+import { EmailConfirmView, type EmailConfirmViewProps } from './EmailConfirm.tsx';
+import { useCodeForm } from './use-code-form.ts';
 
 const noop = () => undefined;
 
+/** The overlay in one state: the code form as the container would have it. */
+function EmailConfirmStory({ code, codeErrors, formErrors, busy = false, ...view }: Omit<EmailConfirmViewProps, 'form'> & { code?: string; codeErrors?: string[]; formErrors?: string[]; busy?: boolean }) {
+  const form = useCodeForm({ code, errors: codeErrors ? { code: codeErrors } : undefined, formErrors, onSubmit: () => new Promise(() => undefined) });
+  return <EmailConfirmView {...view} form={{ ...form, busy: busy || form.busy }} />;
+}
+
 const meta = {
   title: 'Widgets/email-confirm',
-  component: EmailConfirmView,
+  component: EmailConfirmStory,
   args: {
     email: 'anna@example.ru',
     supportUrl: 'mailto:support@neurostudio.local',
-    code: '',
-    codeErrors: [],
-    formErrors: [],
-    busy: false,
     confirmed: false,
     resendBusy: false,
     resendIn: 0,
     resendSent: false,
     resendErrors: [],
     loggingOut: false,
-    onCodeChange: noop,
-    onSubmit: noop,
     onResend: noop,
     onLogout: noop,
     onContinue: noop,
   },
-} satisfies Meta<typeof EmailConfirmView>;
+} satisfies Meta<typeof EmailConfirmStory>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
@@ -41,6 +42,7 @@ export const TooManyAttempts: Story = { args: { code: '111111', codeErrors: [ERR
 export const RateLimited: Story = { args: { code: '482913', formErrors: [ERROR_CODES.RATE_LIMITED.message] } };
 export const NoConnection: Story = { args: { code: '482913', formErrors: ['Нет соединения с сервером. Проверьте интернет и попробуйте снова'] } };
 export const ResendSending: Story = { args: { resendBusy: true } };
+export const JustRegistered: Story = { args: { resendIn: 58 } };
 export const ResendCountdown: Story = { args: { resendSent: true, resendIn: 42 } };
 export const ResendTooSoon: Story = { args: { resendErrors: [ERROR_CODES.RESEND_TOO_SOON.message] } };
 export const LoggingOut: Story = { args: { loggingOut: true } };

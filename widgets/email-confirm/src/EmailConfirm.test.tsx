@@ -5,16 +5,21 @@ import { ERROR_CODES, type ErrorCode } from '@app/contracts';
 import * as kit from '@app/kit';
 import { ApiError } from '@app/kit';
 import { CONFIRMED_PAUSE_MS, EmailConfirm } from './EmailConfirm.tsx';
-import type { EmailConfirmApi } from './api.ts';
+import { accountEndpoints } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 
 const props = { email: 'anna@example.ru', supportUrl: 'mailto:support@neurostudio.local' };
 
-function fakeApi(overrides: Partial<EmailConfirmApi> = {}): EmailConfirmApi {
+type Answer = () => Promise<never>;
+
+const user = { id: 1, email: 'anna@example.ru', email_confirmed: false, role: 'user' as const, balances: { words: 0, media: 0 }, resend_in: 0 };
+
+function fakeApi(overrides: { confirm?: Answer; resend?: Answer; logout?: Answer; resendIn?: number } = {}) {
   return {
-    confirm: vi.fn().mockResolvedValue({ email_confirmed: true }),
-    resend: vi.fn().mockResolvedValue({ resend_in: 60 }),
-    logout: vi.fn().mockResolvedValue({ ok: true }),
-    ...overrides,
+    user: fakeRoute(accountEndpoints.user, { ...user, resend_in: overrides.resendIn ?? 0 }),
+    confirm: fakeRoute(accountEndpoints.confirmEmail, overrides.confirm ?? { email_confirmed: true as const }),
+    resend: fakeRoute(accountEndpoints.resendConfirmation, overrides.resend ?? { resend_in: 60 }),
+    logout: fakeRoute(accountEndpoints.logout, overrides.logout ?? { ok: true as const }),
   };
 }
 
@@ -31,8 +36,7 @@ describe('EmailConfirm', () => {
   it('covers the page with a dialog naming the email, a support link and a logout link', () => {
     render(<EmailConfirm {...props} api={fakeApi()} />);
     const dialog = screen.getByRole('dialog', { name: 'Подтвердите почту' });
-    expect(dialog).toHaveClass('overlay-screen');
-    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(dialog.closest('.overlay-screen')).not.toBeNull();
     expect(dialog).toHaveTextContent('Мы отправили код на anna@example.ru');
     expect(screen.getByRole('link', { name: 'Написать в поддержку' })).toHaveAttribute('href', 'mailto:support@neurostudio.local');
     expect(screen.getByRole('link', { name: 'Выйти' })).toHaveAttribute('href', '/logout');
@@ -72,7 +76,7 @@ describe('EmailConfirm', () => {
     render(<EmailConfirm {...props} api={api} />);
     await user.type(codeInput(), '482913');
     await user.click(screen.getByRole('button', { name: 'Подтвердить' }));
-    expect(api.confirm).toHaveBeenCalledWith({ code: '482913' });
+    expect(api.confirm).toHaveBeenCalledWith({ body: { code: '482913' } });
     expect(await screen.findByRole('heading', { name: 'Почта подтверждена' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Почта подтверждена');
     expect(navigate).not.toHaveBeenCalled();
@@ -90,7 +94,7 @@ describe('EmailConfirm', () => {
   });
 
   it.each(['CODE_INVALID', 'CODE_EXPIRED', 'CODE_ATTEMPTS_EXCEEDED'] as const)('shows the server’s %s message beside the field', async (code) => {
-    const api = fakeApi({ confirm: vi.fn().mockRejectedValue(fieldError(code)) });
+    const api = fakeApi({ confirm: () => Promise.reject(fieldError(code)) });
     render(<EmailConfirm {...props} api={api} />);
     await userEvent.type(codeInput(), '000000');
     await submit();
@@ -101,7 +105,7 @@ describe('EmailConfirm', () => {
   });
 
   it('shows a failure that is not about the code above the form', async () => {
-    const api = fakeApi({ confirm: vi.fn().mockRejectedValue(new ApiError(429, 'RATE_LIMITED', ERROR_CODES.RATE_LIMITED.message)) });
+    const api = fakeApi({ confirm: () => Promise.reject(new ApiError(429, 'RATE_LIMITED', ERROR_CODES.RATE_LIMITED.message)) });
     render(<EmailConfirm {...props} api={api} />);
     await userEvent.type(codeInput(), '482913');
     await submit();
@@ -109,7 +113,7 @@ describe('EmailConfirm', () => {
   });
 
   it('treats an email confirmed meanwhile as confirmed', async () => {
-    const api = fakeApi({ confirm: vi.fn().mockRejectedValue(new ApiError(422, 'EMAIL_ALREADY_CONFIRMED', ERROR_CODES.EMAIL_ALREADY_CONFIRMED.message)) });
+    const api = fakeApi({ confirm: () => Promise.reject(new ApiError(422, 'EMAIL_ALREADY_CONFIRMED', ERROR_CODES.EMAIL_ALREADY_CONFIRMED.message)) });
     vi.spyOn(kit, 'navigate').mockImplementation(() => undefined);
     render(<EmailConfirm {...props} api={api} />);
     await userEvent.type(codeInput(), '482913');
@@ -137,7 +141,7 @@ describe('EmailConfirm', () => {
   });
 
   it('shows the server’s message when a new code is asked for too soon', async () => {
-    const api = fakeApi({ resend: vi.fn().mockRejectedValue(new ApiError(429, 'RESEND_TOO_SOON', ERROR_CODES.RESEND_TOO_SOON.message)) });
+    const api = fakeApi({ resend: () => Promise.reject(new ApiError(429, 'RESEND_TOO_SOON', ERROR_CODES.RESEND_TOO_SOON.message)) });
     render(<EmailConfirm {...props} api={api} />);
     await userEvent.click(screen.getByRole('button', { name: 'Отправить код ещё раз' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Новый код можно запросить через минуту');
@@ -158,24 +162,42 @@ describe('EmailConfirm', () => {
   it('falls back to the /logout page when the sign-out call fails', async () => {
     const navigate = vi.spyOn(kit, 'navigate').mockImplementation(() => undefined);
     kit.setToken('ns_token');
-    const api = fakeApi({ logout: vi.fn().mockRejectedValue(new ApiError(0, 'NETWORK', 'Нет соединения')) });
+    const api = fakeApi({ logout: () => Promise.reject(new ApiError(0, 'NETWORK', 'Нет соединения')) });
     render(<EmailConfirm {...props} api={api} />);
     await userEvent.click(screen.getByRole('link', { name: 'Выйти' }));
     expect(kit.getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/logout');
   });
 
-  it('makes the page behind it inert while shown', () => {
+  it('counts down to the next resend from the start when the server says a code was just sent', async () => {
+    render(<EmailConfirm {...props} api={fakeApi({ resendIn: 42 })} />);
+    const resend = await screen.findByRole('button', { name: /Отправить код ещё раз через (41|42) с/ });
+    expect(resend).toBeDisabled();
+  });
+
+  it('offers the resend at once when the server allows it', async () => {
+    const api = fakeApi();
+    render(<EmailConfirm {...props} api={api} />);
+    await vi.waitFor(() => expect(api.user).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: 'Отправить код ещё раз' })).toBeEnabled();
+  });
+
+  it('is a modal dialog: the page behind it is hidden from assistive technology, does not scroll and keeps no focus', async () => {
     const page = document.createElement('main');
+    const pageButton = document.createElement('button');
+    page.append(pageButton);
     const slot = document.createElement('div');
     document.body.append(page, slot);
     const { unmount } = render(<EmailConfirm {...props} api={fakeApi()} />, { container: slot });
-    expect(page).toHaveAttribute('inert');
-    expect(slot).not.toHaveAttribute('inert');
-    expect(document.body.style.overflow).toBe('hidden');
+    const dialog = screen.getByRole('dialog', { name: 'Подтвердите почту' });
+    expect(page).toHaveAttribute('aria-hidden', 'true');
+    expect(document.body).toHaveAttribute('data-scroll-locked');
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
     unmount();
-    expect(page).not.toHaveAttribute('inert');
-    expect(document.body.style.overflow).toBe('');
+    expect(page).not.toHaveAttribute('aria-hidden');
+    expect(document.body).not.toHaveAttribute('data-scroll-locked');
     page.remove();
     slot.remove();
   });

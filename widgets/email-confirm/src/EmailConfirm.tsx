@@ -1,7 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState, type MouseEvent, type SyntheticEvent } from 'react';
-import { ACCOUNT_TEXTS, ConfirmEmailBodySchema, type WidgetProps } from '@app/contracts';
-import { Alert, ApiError, Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, navigate, useInertBackground } from '@app/kit';
+import { useCallback, useEffect, useId, useState, type MouseEvent } from 'react';
+import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
+import { Alert, ApiError, Button, Card, ErrorList, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
+import { DialogTitle, ScreenDialog } from '@app/kit/dialog';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { emailConfirmApi, type EmailConfirmApi } from './api.ts';
+import { normalizeCode } from './code.ts';
+import { useCodeForm, type CodeValues } from './use-code-form.ts';
 import { useCountdown } from './use-countdown.ts';
 
 /** How long «Почта подтверждена» stays before the page reloads without the overlay. */
@@ -12,11 +16,7 @@ const RESEND_FALLBACK_SECONDS = 60;
 export interface EmailConfirmViewProps {
   email: string;
   supportUrl: string;
-  code: string;
-  codeErrors: readonly string[];
-  formErrors: readonly string[];
-  /** The code is being checked. */
-  busy: boolean;
+  form: ContractForm<CodeValues>;
   /** The code was accepted: «Почта подтверждена». */
   confirmed: boolean;
   resendBusy: boolean;
@@ -26,40 +26,29 @@ export interface EmailConfirmViewProps {
   resendSent: boolean;
   resendErrors: readonly string[];
   loggingOut: boolean;
-  onCodeChange: (code: string) => void;
-  onSubmit: () => void;
   onResend: () => void;
   onLogout: () => void;
   onContinue: () => void;
 }
 
-/** Only digits, at most six: a pasted «123 456» or «123-456» still fits. */
-export const normalizeCode = (value: string) => value.replace(/\D/g, '').slice(0, 6);
 
 const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 
 /** The full-screen overlay itself, with every state driven by props. */
 export function EmailConfirmView(props: EmailConfirmViewProps) {
-  const { email, supportUrl, code, codeErrors, formErrors, busy, confirmed, resendBusy, resendIn, resendSent, resendErrors, loggingOut } = props;
-  const titleId = useId();
+  const { email, supportUrl, form, confirmed, resendBusy, resendIn, resendSent, resendErrors, loggingOut } = props;
   const descriptionId = useId();
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) props.onSubmit();
-  };
   const logout = (e: MouseEvent<HTMLAnchorElement>) => {
     e.preventDefault();
     if (!loggingOut) props.onLogout();
   };
 
   return (
-    <div className="overlay-screen" role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={descriptionId}>
+    <ScreenDialog describedBy={descriptionId}>
       <Card className="email-confirm">
         {confirmed ? (
           <div className="email-confirm__done" role="status">
-            <h1 className="card__title" id={titleId}>
-              {ACCOUNT_TEXTS.emailConfirmed}
-            </h1>
+            <DialogTitle className="card__title">{ACCOUNT_TEXTS.emailConfirmed}</DialogTitle>
             <p className="card__subtitle" id={descriptionId}>
               Спасибо! Сейчас всё будет готово к работе.
             </p>
@@ -69,32 +58,28 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
           </div>
         ) : (
           <>
-            <h1 className="card__title" id={titleId}>
-              Подтвердите почту
-            </h1>
+            <DialogTitle className="card__title">Подтвердите почту</DialogTitle>
             <p className="card__subtitle" id={descriptionId}>
               Мы отправили код на <strong className="email-confirm__email">{email}</strong>. Введите его, чтобы продолжить работу.
             </p>
-            <form className="form" onSubmit={submit} noValidate>
-              <ErrorList messages={formErrors} />
-              <Field
-                label="Код из письма"
+            <ContractFormView form={form}>
+              <FormField
+                form={form.form}
                 name="code"
+                label="Код из письма"
                 inputClassName="code-input"
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 placeholder="••••••"
-                value={code}
-                errors={codeErrors}
+                normalize={normalizeCode}
                 hint="6 цифр. Если письма нет, проверьте папку «Спам»"
-                onChange={(e) => props.onCodeChange(e.target.value)}
                 autoFocus
                 required
               />
-              <Button type="submit" block busy={busy}>
+              <Button type="submit" block busy={form.busy}>
                 Подтвердить
               </Button>
-            </form>
+            </ContractFormView>
             <div className="email-confirm__resend">
               <Button variant="link" busy={resendBusy} disabled={resendBusy || resendIn > 0} onClick={props.onResend}>
                 {resendIn > 0 ? `Отправить код ещё раз через ${resendIn} с` : 'Отправить код ещё раз'}
@@ -121,7 +106,7 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
           </>
         )}
       </Card>
-    </div>
+    </ScreenDialog>
   );
 }
 
@@ -130,20 +115,38 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
  * once a minute, signs out. Once the code is accepted the page reloads without it.
  */
 export function EmailConfirm({ email, supportUrl, api = emailConfirmApi }: WidgetProps<'email-confirm'> & { api?: EmailConfirmApi }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [code, setCode] = useState('');
-  const [codeErrors, setCodeErrors] = useState<string[]>([]);
-  const [formErrors, setFormErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
   const [hidden, setHidden] = useState(false);
-  const [resendBusy, setResendBusy] = useState(false);
-  const [resendSent, setResendSent] = useState(false);
-  const [resendErrors, setResendErrors] = useState<string[]>([]);
   const [resendIn, startResendCountdown] = useCountdown();
+  // Right after registration the code has just been sent: the wait runs from the start.
+  const serverWait = useRouteQuery(api.user).data?.resend_in ?? 0;
+  useEffect(() => {
+    if (serverWait > 0) startResendCountdown(serverWait);
+  }, [serverWait, startResendCountdown]);
   const [loggingOut, setLoggingOut] = useState(false);
+  // Confirmed meanwhile (another tab, the reset link): the overlay has done its job.
+  const alreadyConfirmed = (err: unknown) => err instanceof ApiError && err.code === 'EMAIL_ALREADY_CONFIRMED';
 
-  useInertBackground(ref, !hidden);
+  const confirm = useRouteMutation(api.confirm, { onSuccess: () => setConfirmed(true) });
+  const form = useCodeForm({
+    onSubmit: async (values) => {
+      try {
+        await confirm.mutateAsync({ body: values });
+      } catch (err) {
+        if (alreadyConfirmed(err)) setConfirmed(true);
+        else throw err;
+      }
+    },
+  });
+  const resend = useRouteMutation(api.resend, {
+    onSuccess: ({ resend_in }) => {
+      startResendCountdown(resend_in > 0 ? resend_in : RESEND_FALLBACK_SECONDS);
+      form.form.reset({ code: '' });
+    },
+    onError: (err) => {
+      if (alreadyConfirmed(err)) setConfirmed(true);
+    },
+  });
 
   const onContinue = useCallback(() => {
     setHidden(true);
@@ -156,55 +159,6 @@ export function EmailConfirm({ email, supportUrl, api = emailConfirmApi }: Widge
     const id = window.setTimeout(onContinue, CONFIRMED_PAUSE_MS);
     return () => window.clearTimeout(id);
   }, [confirmed, onContinue]);
-
-  const onCodeChange = (value: string) => {
-    setCode(normalizeCode(value));
-    setCodeErrors([]);
-    setFormErrors([]);
-  };
-
-  const onSubmit = async () => {
-    setFormErrors([]);
-    const parsed = ConfirmEmailBodySchema.safeParse({ code });
-    if (!parsed.success) {
-      setCodeErrors(issuesToFieldErrors(parsed.error.issues).code ?? []);
-      return;
-    }
-    setBusy(true);
-    try {
-      await api.confirm(parsed.data);
-      setConfirmed(true);
-    } catch (err) {
-      // Confirmed meanwhile (another tab, the reset link): the overlay has done its job.
-      if (err instanceof ApiError && err.code === 'EMAIL_ALREADY_CONFIRMED') {
-        setConfirmed(true);
-        return;
-      }
-      const { fieldErrors, formErrors: others } = apiFormErrors(err, ['code']);
-      setCodeErrors(fieldErrors.code ?? []);
-      setFormErrors(others);
-      setBusy(false);
-    }
-  };
-
-  const onResend = async () => {
-    setResendErrors([]);
-    setResendSent(false);
-    setResendBusy(true);
-    try {
-      const { resend_in } = await api.resend();
-      setResendSent(true);
-      startResendCountdown(resend_in > 0 ? resend_in : RESEND_FALLBACK_SECONDS);
-      setCode('');
-      setCodeErrors([]);
-      setFormErrors([]);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'EMAIL_ALREADY_CONFIRMED') setConfirmed(true);
-      else setResendErrors(apiFormErrors(err, []).formErrors);
-    } finally {
-      setResendBusy(false);
-    }
-  };
 
   const onLogout = async () => {
     setLoggingOut(true);
@@ -221,26 +175,19 @@ export function EmailConfirm({ email, supportUrl, api = emailConfirmApi }: Widge
 
   if (hidden) return null;
   return (
-    <div ref={ref} className="email-confirm-root">
-      <EmailConfirmView
-        email={email}
-        supportUrl={supportUrl}
-        code={code}
-        codeErrors={codeErrors}
-        formErrors={formErrors}
-        busy={busy}
-        confirmed={confirmed}
-        resendBusy={resendBusy}
-        resendIn={resendIn}
-        resendSent={resendSent}
-        resendErrors={resendErrors}
-        loggingOut={loggingOut}
-        onCodeChange={onCodeChange}
-        onSubmit={() => void onSubmit()}
-        onResend={() => void onResend()}
-        onLogout={() => void onLogout()}
-        onContinue={onContinue}
-      />
-    </div>
+    <EmailConfirmView
+      email={email}
+      supportUrl={supportUrl}
+      form={form}
+      confirmed={confirmed}
+      resendBusy={resend.isPending}
+      resendIn={resendIn}
+      resendSent={resend.isSuccess}
+      resendErrors={resend.isError && !alreadyConfirmed(resend.error) ? errorMessages(resend.error.text) : []}
+      loggingOut={loggingOut}
+      onResend={() => resend.mutate({})}
+      onLogout={() => void onLogout()}
+      onContinue={onContinue}
+    />
   );
 }

@@ -1,14 +1,13 @@
-import { accountRoutes, type BodyOf, type ResponseOf } from '@app/contracts';
-import { call } from '@app/kit';
+import { accountEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface EmailConfirmApi {
-  confirm: (body: BodyOf<typeof accountRoutes.confirmEmail>) => Promise<ResponseOf<typeof accountRoutes.confirmEmail>>;
-  resend: () => Promise<ResponseOf<typeof accountRoutes.resendConfirmation>>;
-  logout: () => Promise<ResponseOf<typeof accountRoutes.logout>>;
-}
-
-export const emailConfirmApi: EmailConfirmApi = {
-  confirm: (body) => call(accountRoutes.confirmEmail, { body }),
-  resend: () => call(accountRoutes.resendConfirmation),
-  logout: () => call(accountRoutes.logout),
+/** The calls of the confirmation overlay (tests pass fakes with the same routes). */
+export const emailConfirmApi = {
+  /** GET /api/new/user: `resend_in` says how long until a new code may be sent. */
+  user: routeCall(accountEndpoints.user),
+  confirm: routeCall(accountEndpoints.confirmEmail),
+  resend: routeCall(accountEndpoints.resendConfirmation),
+  logout: routeCall(accountEndpoints.logout),
 };
+
+export type EmailConfirmApi = typeof emailConfirmApi;

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { widgetProps } from '@app/contracts';
+import { widgetProps } from '@app/contracts/browser';
 import { HistoryButton } from './HistoryButton.tsx';
 
 describe('HistoryButton', () => {

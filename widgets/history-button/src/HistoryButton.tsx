@@ -1,4 +1,4 @@
-import type { WidgetProps } from '@app/contracts';
+import type { WidgetProps } from '@app/contracts/browser';
 
 /** A link styled as a button (to the order history by default). */
 export function HistoryButton({ href, label }: WidgetProps<'history-button'>) {

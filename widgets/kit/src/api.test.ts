@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { accountRoutes, chatRoutes } from '@app/contracts';
+import { accountEndpoints as accountRoutes, chatEndpoints as chatRoutes } from '@app/contracts/browser';
 import { ApiError, call } from './api.ts';
 
 type FetchArgs = [url: string, init: RequestInit];

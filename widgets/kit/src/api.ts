@@ -1,4 +1,4 @@
-import { buildPath, UNKNOWN_ERROR_MESSAGE, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts';
+import { buildPath, UNKNOWN_ERROR_MESSAGE, type ClientRoute, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts/browser';
 import { errorMessage, fieldErrors } from './errors.ts';
 import { getToken } from './session.ts';
 
@@ -90,7 +90,7 @@ function withFiles(body: unknown, files: Record<string, Blob | readonly Blob[] |
  * posts first fetch the CSRF cookie and echo it (Sanctum); a 419 refreshes it and retries once.
  * A network failure is an ApiError with status 0; an abort rejects with the signal's reason.
  */
-export async function send<R extends RouteContract>(route: R, request: RequestOf<R>, options: CallOptions & { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
+export async function send<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R>, options: CallOptions & { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
   const req = request as { query?: unknown; params?: Record<string, string | number>; body?: unknown; files?: Record<string, Blob | readonly Blob[] | undefined> };
   const url = buildPath(route.path, req.params) + toQuery(req.query);
   const spoof = options.spoofMethod === true && route.method !== 'GET' && route.method !== 'POST';
@@ -133,7 +133,7 @@ export const failure = async (res: Response): Promise<ApiError> => errorFrom(res
  * Calls a contract route and answers its `json`. Failed replies are read like normal ones:
  * their `text` becomes the error's message. Multipart routes take their files in `files`.
  */
-export async function call<R extends RouteContract>(route: R, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions & { signal?: AbortSignal } = {}): Promise<ResponseOf<R>> {
+export async function call<R extends RouteContract>(route: ClientRoute<R>, request: RequestOf<R> = {} as RequestOf<R>, options: CallOptions & { signal?: AbortSignal } = {}): Promise<ResponseOf<R>> {
   const res = await send(route, request, options);
   const envelope = await readEnvelope(res);
   if (envelope.status === 'success' && res.ok) return envelope.json as ResponseOf<R>;

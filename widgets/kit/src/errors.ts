@@ -1,4 +1,4 @@
-import { UNKNOWN_ERROR_MESSAGE } from '@app/contracts';
+import { UNKNOWN_ERROR_MESSAGE } from '@app/contracts/browser';
 
 /** Removes one pair of quotes around a message (seed §8). */
 export const stripQuotes = (s: string) => s.trim().replace(/^(["'«])([\s\S]*)(["'»])$/, '$2').trim();

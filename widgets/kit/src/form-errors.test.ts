@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResetPasswordBodySchema } from '@app/contracts';
+import { ResetPasswordBodySchema } from '@app/contracts/browser';
 import { ApiError } from './api.ts';
 import { apiFormErrors, issuesToFieldErrors, partitionFieldErrors } from './form-errors.ts';
 

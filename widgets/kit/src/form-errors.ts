@@ -1,4 +1,4 @@
-import { UNKNOWN_ERROR_MESSAGE } from '@app/contracts';
+import { UNKNOWN_ERROR_MESSAGE } from '@app/contracts/browser';
 import { ApiError } from './api.ts';
 import { errorMessages } from './errors.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMedia, formatRub, formatWords, plural } from './format.ts';
+import { formatDate, formatMedia, formatRub, formatWords, mediaTokens, plural, withMediaDecimals } from './format.ts';
 
 /** Intl separates thousands with a no-break space; compare as plain spaces. */
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -50,5 +50,19 @@ describe('format', () => {
       [-1, 'день'],
     ];
     for (const [n, form] of cases) expect(`${n} ${plural(n, forms)}`).toBe(`${n} ${form}`);
+  });
+});
+
+describe('media token amounts in words', () => {
+  it('always have one decimal and the genitive singular', () => {
+    expect(mediaTokens(3)).toBe('3,0 медиа токена');
+    expect(mediaTokens(12.5)).toBe('12,5 медиа токена');
+  });
+
+  it('are rewritten inside a description line', () => {
+    expect(withMediaDecimals('30 медиа токенов в месяц')).toBe('30,0 медиа токена в месяц');
+    expect(withMediaDecimals('+50 медиа токенов')).toBe('+50,0 медиа токена');
+    expect(plain(withMediaDecimals('1 000 медиа токенов'))).toBe('1 000,0 медиа токена');
+    expect(withMediaDecimals('100 000 слов в месяц')).toBe('100 000 слов в месяц');
   });
 });

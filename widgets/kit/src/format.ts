@@ -7,6 +7,16 @@ const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-
 export const formatWords = (n: number) => wordsFormat.format(n);
 /** Media tokens with one decimal (seed §9): `3,0`. */
 export const formatMedia = (n: number) => mediaFormat.format(n);
+/**
+ * An amount of media tokens in words: `30,0 медиа токена`. With its one decimal the noun is in
+ * the genitive singular whatever the number (`1,0`, `2,5`, `30,0 медиа токена`).
+ */
+export const mediaTokens = (n: number) => `${formatMedia(n)} медиа токена`;
+
+/** Media token amounts inside a text (a plan's description line) rewritten with one decimal: `+50 медиа токенов` → `+50,0 медиа токена`. */
+export const withMediaDecimals = (text: string) =>
+  text.replace(/(\d[\d\u00a0\u202f ]*(?:[.,]\d+)?)\s+медиа\s+токен[а-яё]*/giu, (_, amount: string) => mediaTokens(Number(amount.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.'))));
+
 /** Rubles: `1 490 ₽`. */
 export const formatRub = (n: number) => `${moneyFormat.format(n)} ₽`;
 /** A date in ru-RU in the browser's time zone (seed §9). */

@@ -1,23 +1,27 @@
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { z } from '@app/contracts';
+import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { errorMessage } from './errors.ts';
+import { QueryProvider } from './query.tsx';
 
 /** What every widget exposes as `./mount`. */
 export type MountFn = (el: HTMLElement, props: unknown) => () => void;
 
 /**
  * Builds a widget's `mount(el, props)`: props are checked with the widget's schema from the
- * contracts; bad props render a clear error instead of a blank space.
+ * contracts; bad props render a clear error instead of a blank space. Every widget of a page
+ * shares the page's query client.
  */
-export function createMount<S extends z.ZodType>(schema: S, Component: ComponentType<z.output<S>>): MountFn {
+export function createMount<S extends $ZodType>(schema: S, Component: ComponentType<output<S>>): MountFn {
   return (el, props) => {
     const root = createRoot(el);
-    const parsed = schema.safeParse(props);
+    const parsed = safeParse(schema, props);
     if (parsed.success) {
       root.render(
         <StrictMode>
-          <Component {...(parsed.data as z.output<S> & object)} />
+          <QueryProvider>
+            <Component {...(parsed.data as output<S> & object)} />
+          </QueryProvider>
         </StrictMode>,
       );
     } else {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chatRoutes, defineRoute, z } from '@app/contracts';
+import { defineRoute, z } from '@app/contracts';
+import { chatEndpoints, type ClientRoute } from '@app/contracts/browser';
 import { ApiError, call } from './api.ts';
 import { stream } from './stream.ts';
 
-const route = defineRoute({
+const contract = defineRoute({
   method: 'POST',
   path: '/api/test/stream',
   access: 'user',
@@ -13,6 +14,8 @@ const route = defineRoute({
   stream: { events: { delta: z.object({ text: z.string() }), done: z.object({ words: z.number() }) } },
   response: z.null(),
 });
+/** The route as a widget holds it (its endpoint, typed by the contract). */
+const route: ClientRoute<typeof contract> = contract;
 
 /** A response whose body arrives in the given pieces (cut anywhere, as the network does). */
 function eventStream(pieces: string[], status = 200): Response {
@@ -89,8 +92,8 @@ describe('multipart calls', () => {
   it('sends the route’s fields and files as one FormData, files under their field names', async () => {
     const fetchMock = stubFetch(new Response(JSON.stringify({ status: 'success', json: { chat_id: 1, message: 'ok', model: 'Демо' } }), { headers: { 'content-type': 'application/json' } }));
     const photo = new File([new Uint8Array([137, 80, 78, 71])], 'кот.png', { type: 'image/png' });
-    await call(chatRoutes.send, { body: { ai_models_id: 3, message: 'Что на фото?', chat_id: 7 }, files: { image_example: photo } });
-    const init = fetchMock.mock.calls.find(([url]) => url === chatRoutes.send.path)?.[1];
+    await call(chatEndpoints.send, { body: { ai_models_id: 3, message: 'Что на фото?', chat_id: 7 }, files: { image_example: photo } });
+    const init = fetchMock.mock.calls.find(([url]) => url === chatEndpoints.send.path)?.[1];
     expect(init?.body).toBeInstanceOf(FormData);
     const form = init?.body as FormData;
     expect(form.get('ai_models_id')).toBe('3');

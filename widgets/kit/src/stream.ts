@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { UNKNOWN_ERROR_MESSAGE, type RequestOf, type RouteContract, type StreamEventOf, type StreamSpec } from '@app/contracts';
+import { UNKNOWN_ERROR_MESSAGE, type ClientRoute, type RequestOf, type RouteContract, type StreamEventOf, type StreamSpec } from '@app/contracts/browser';
 import { ApiError, failure, send } from './api.ts';
 
 export interface StreamOptions<R extends RouteContract> {
@@ -15,7 +15,7 @@ export interface StreamOptions<R extends RouteContract> {
  * the stream opens rejects with its ApiError (status and message, as `call` would); an `error`
  * event rejects with the ApiError it carries; the promise resolves when the server ends the stream.
  */
-export async function stream<R extends RouteContract & { stream: StreamSpec }>(route: R, request: RequestOf<R>, options: StreamOptions<R>): Promise<void> {
+export async function stream<R extends RouteContract & { stream: StreamSpec }>(route: ClientRoute<R>, request: RequestOf<R>, options: StreamOptions<R>): Promise<void> {
   const res = await send(route, request, { accept: 'text/event-stream', signal: options.signal });
   if (!res.ok || !res.headers.get('content-type')?.includes('text/event-stream')) throw await failure(res);
   if (!res.body) throw new ApiError(res.status, undefined, UNKNOWN_ERROR_MESSAGE);

@@ -1,5 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
-import { useInertBackground } from './use-inert-background.ts';
+import { useId, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react';
 
 export function Spinner({ label = 'Загрузка' }: { label?: string }) {
   return <span className="spinner" role="status" aria-label={label} />;
@@ -26,7 +25,7 @@ export function Button({ variant = 'primary', busy = false, block = false, looks
   );
 }
 
-export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+export interface FieldProps extends ComponentPropsWithRef<'input'> {
   label: string;
   errors?: readonly string[] | undefined;
   hint?: ReactNode;
@@ -34,7 +33,7 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   inputClassName?: string;
 }
 
-/** A labelled input with its field errors under it. */
+/** A labelled input with its field errors under it (`ref` reaches the input: react-hook-form's `register` works). */
 export function Field({ label, errors, hint, id, className = '', inputClassName = '', ...input }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
@@ -96,80 +95,6 @@ export function Card({ children, className = '', title }: { children: ReactNode;
       )}
       {children}
     </section>
-  );
-}
-
-/** A modal window: focus moves in and comes back after, Escape closes, the page behind is inert. */
-export function Modal({ title, children, onClose, footer }: { title: string; children?: ReactNode; onClose: () => void; footer: ReactNode }) {
-  const titleId = useId();
-  const backdrop = useRef<HTMLDivElement>(null);
-  const ref = useRef<HTMLDivElement>(null);
-  // The latest onClose, so a parent's re-render (a new arrow function) does not move the focus again.
-  const close = useRef(onClose);
-  useEffect(() => {
-    close.current = onClose;
-  }, [onClose]);
-  // Before the focus effect: its cleanup must run once the page is no longer inert, or focus cannot return.
-  useInertBackground(backdrop);
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('button:not(:disabled), [href], input')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus();
-    };
-  }, []);
-  return (
-    <div className="modal-backdrop" ref={backdrop} onClick={onClose}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} onClick={(e) => e.stopPropagation()}>
-        <h2 className="modal__title" id={titleId}>
-          {title}
-        </h2>
-        {children && <div className="modal__body">{children}</div>}
-        <div className="modal__footer">{footer}</div>
-      </div>
-    </div>
-  );
-}
-
-/** Tabs as WAI-ARIA describes them: only the selected tab is in the Tab order; arrows, Home and End move between tabs. */
-export function Tabs<T extends string>({ tabs, current, onChange, label }: { tabs: readonly { id: T; label: string }[]; current: T; onChange: (id: T) => void; label: string }) {
-  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
-    const index = tabs.findIndex((tab) => tab.id === current);
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
-    const move = moves[e.key];
-    if (move === undefined) return;
-    e.preventDefault();
-    const next = (move + tabs.length) % tabs.length;
-    const tab = tabs[next];
-    if (!tab) return;
-    onChange(tab.id);
-    buttons.current[next]?.focus();
-  };
-  return (
-    <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
-      {tabs.map((tab, i) => (
-        <button
-          key={tab.id}
-          ref={(el) => {
-            buttons.current[i] = el;
-          }}
-          type="button"
-          role="tab"
-          className="tabs__tab"
-          aria-selected={tab.id === current}
-          tabIndex={tab.id === current ? 0 : -1}
-          onClick={() => onChange(tab.id)}
-        >
-          {tab.label}
-        </button>
-      ))}
-    </div>
   );
 }
 

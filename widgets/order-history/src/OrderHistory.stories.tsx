@@ -1,10 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
-import { OrderHistoryView, autoChargeRow, subscriptionRow } from './OrderHistory.tsx';
+import type { AutoCharge, PackagePurchase, SubscriptionRecord } from '@app/contracts/browser';
+import { OrderHistoryView, autoChargeRow, packageRow, subscriptionRow } from './OrderHistory.tsx';
 
 const noop = () => undefined;
 const record: SubscriptionRecord = { id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T09:15:00Z', updated_at: '2025-03-01T09:16:00Z' };
 const charge: AutoCharge = { id: 7, name: 'Стандарт — продление', status: true, amount: 990, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z' };
+const purchase: PackagePurchase = { id: 3, name: 'Пакет слов', status: 'paid', amount: 290, currency_provider: 'RUB', created_at: '2025-04-10T10:00:00Z', updated_at: '2025-04-10T10:00:20Z' };
 const page = (rows: ReturnType<typeof subscriptionRow>[], lastPage = 3) => ({ status: 'ready' as const, data: { rows, lastPage } });
 
 const meta = {
@@ -27,4 +28,8 @@ export const SubscriptionsEmpty: Story = { args: { state: page([], 1), lastPage:
 export const AutoChargeSucceeded: Story = { args: { tab: 'payments', state: page([autoChargeRow(charge)]) } };
 export const AutoChargeFailed: Story = { args: { tab: 'payments', state: page([autoChargeRow({ ...charge, status: false })]) } };
 export const AutoChargesEmpty: Story = { args: { tab: 'payments', state: page([], 1), lastPage: 1 } };
+export const PackagePaid: Story = { args: { tab: 'packages', state: page([packageRow(purchase)]) } };
+export const PackageRefunded: Story = { args: { tab: 'packages', state: page([packageRow({ ...purchase, status: 'refunded' })]) } };
+export const PackagePartiallyRefunded: Story = { args: { tab: 'packages', state: page([packageRow({ ...purchase, status: 'partially_refunded' })]) } };
+export const PackagesEmpty: Story = { args: { tab: 'packages', state: page([], 1), lastPage: 1 } };
 export const LoadFailed: Story = { args: { state: { status: 'error', message: 'Нет соединения с сервером. Проверьте интернет и попробуйте снова' } } };

@@ -1,29 +1,34 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AutoCharge, SubscriptionRecord } from '@app/contracts';
+import { billingEndpoints, type AutoCharge, type PackagePurchase, type SubscriptionRecord } from '@app/contracts/browser';
 import { ApiError, formatDate } from '@app/kit';
 import { OrderHistory } from './OrderHistory.tsx';
-import type { OrderHistoryApi } from './api.ts';
+import { fakeRoute } from '@app/kit/test';
 
 const sub = (over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({ id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T12:00:00Z', updated_at: '2025-03-02T12:30:00Z', ...over });
 const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: 'Продление Стандарт', status: true, amount: 1490, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z', ...over });
 
-function fakeApi(overrides: Partial<OrderHistoryApi> = {}): OrderHistoryApi {
+type Page<T> = { data: T[]; last_page: number };
+type Answer<T> = (request: { query: { page?: unknown } }) => Promise<Page<T>>;
+
+const purchase = (over: Partial<PackagePurchase> = {}): PackagePurchase => ({ id: 5, name: 'Пакет слов', status: 'paid', amount: 290, currency_provider: 'RUB', created_at: '2025-04-10T10:00:00Z', updated_at: '2025-04-10T10:00:20Z', ...over });
+
+function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCharges?: Answer<AutoCharge>; packages?: Answer<PackagePurchase> } = {}) {
   return {
-    subscriptions: vi.fn((page: number) => Promise.resolve({ data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 })),
-    autoCharges: vi.fn(() => Promise.resolve({ data: [charge()], last_page: 1 })),
-    ...overrides,
+    subscriptions: fakeRoute(billingEndpoints.subscriptionHistory, overrides.subscriptions ?? ((r) => { const page = Number(r.query.page); return { data: [sub({ id: page, name: `Тариф ${String(page)}` })], last_page: 25 }; })),
+    autoCharges: fakeRoute(billingEndpoints.autoCharges, overrides.autoCharges ?? (() => ({ data: [charge()], last_page: 1 }))),
+    packages: fakeRoute(billingEndpoints.packagePurchases, overrides.packages ?? (() => ({ data: [purchase()], last_page: 1 }))),
   };
 }
 
 const panel = () => screen.getByRole('tabpanel');
 
 describe('OrderHistory', () => {
-  it('has exactly the tabs «Подписки» and «Авто списания», subscriptions first', async () => {
+  it('has the seed’s tabs «Подписки» and «Авто списания» and then «Пакеты», subscriptions first', async () => {
     render(<OrderHistory api={fakeApi()} />);
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Подписки', 'Авто списания']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Подписки', 'Авто списания', 'Пакеты']);
     expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('heading', { name: 'Тариф 1' })).toBeInTheDocument();
   });
@@ -32,7 +37,7 @@ describe('OrderHistory', () => {
     const api = fakeApi();
     render(<OrderHistory api={api} />);
     await screen.findByRole('heading', { name: 'Тариф 1' });
-    expect(api.subscriptions).toHaveBeenCalledWith(1);
+    expect(api.subscriptions).toHaveBeenCalledWith({ query: { page: 1 } });
     expect(panel()).toHaveTextContent('990 ₽');
     expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
     const created = formatDate('2025-03-01T12:00:00Z');
@@ -50,7 +55,7 @@ describe('OrderHistory', () => {
     expect(numbers()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '»']);
     await userEvent.click(within(nav).getByRole('button', { name: 'Следующие страницы' }));
     expect(await screen.findByRole('heading', { name: 'Тариф 11' })).toBeInTheDocument();
-    expect(api.subscriptions).toHaveBeenLastCalledWith(11);
+    expect(api.subscriptions).toHaveBeenLastCalledWith({ query: { page: 11 } });
     expect(numbers()).toEqual(['«', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '»']);
     expect(within(nav).getByRole('button', { name: '11' })).toHaveAttribute('aria-current', 'page');
     await userEvent.click(within(nav).getByRole('button', { name: '14' }));
@@ -74,11 +79,33 @@ describe('OrderHistory', () => {
     await screen.findByRole('heading', { name: 'Тариф 1' });
     await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
     expect(await within(panel()).findByText('Списано')).toBeInTheDocument();
-    expect(autoCharges).toHaveBeenCalledWith(1);
+    expect(autoCharges).toHaveBeenCalledWith({ query: { page: 1 } });
     expect(panel()).toHaveTextContent('1 490 ₽');
     await userEvent.click(screen.getByRole('button', { name: '2' }));
     expect(await within(panel()).findByText('Не удалось списать')).toBeInTheDocument();
-    expect(autoCharges).toHaveBeenLastCalledWith(2);
+    expect(autoCharges).toHaveBeenLastCalledWith({ query: { page: 2 } });
+  });
+
+  it('lists package purchases in «Пакеты», one per page, with amount, date and status', async () => {
+    const packages = vi
+      .fn()
+      .mockResolvedValueOnce({ data: [purchase()], last_page: 3 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 6, name: 'Пакет медиа', status: 'refunded', amount: 390 })], last_page: 3 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 7, status: 'partially_refunded' })], last_page: 3 });
+    render(<OrderHistory api={fakeApi({ packages })} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
+    expect(await within(panel()).findByRole('heading', { name: 'Пакет слов' })).toBeInTheDocument();
+    expect(packages).toHaveBeenCalledWith({ query: { page: 1 } });
+    expect(panel()).toHaveTextContent('290 ₽');
+    expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
+    expect(within(panel()).getAllByText(formatDate('2025-04-10T10:00:00Z'))[0]).toHaveAttribute('datetime', '2025-04-10T10:00:00Z');
+    expect(panel()).toHaveTextContent('Запись 1 из 3');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await within(panel()).findByText('Возвращено')).toBeInTheDocument();
+    expect(panel()).toHaveTextContent('390 ₽');
+    await userEvent.click(screen.getByRole('button', { name: '3' }));
+    expect(await within(panel()).findByText('Частично возвращено')).toBeInTheDocument();
   });
 
   it('keeps each tab on its own page', async () => {
@@ -94,11 +121,13 @@ describe('OrderHistory', () => {
   });
 
   it('shows empty states', async () => {
-    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), autoCharges: vi.fn().mockResolvedValue({ data: [], last_page: 1 }) })} />);
+    render(<OrderHistory api={fakeApi({ subscriptions: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), autoCharges: vi.fn().mockResolvedValue({ data: [], last_page: 1 }), packages: vi.fn().mockResolvedValue({ data: [], last_page: 1 }) })} />);
     expect(await screen.findByText('У вас пока нет подписок')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', '/dashboard/user/payment');
     await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
     expect(await screen.findByText('Автосписаний пока не было')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
+    expect(await screen.findByText('Пакетов пока не было')).toBeInTheDocument();
   });
 
   it('shows a load error with the server message and retries', async () => {

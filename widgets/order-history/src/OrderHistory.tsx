@@ -1,13 +1,15 @@
-import { useCallback, useState } from 'react';
-import { BILLING_TEXTS, type AutoCharge, type SubscriptionRecord } from '@app/contracts';
-import { Card, EmptyState, LoadError, Pagination, Skeleton, Tabs, formatAmount, formatDate, useLoad, type LoadState } from '@app/kit';
+import { useState } from 'react';
+import { BILLING_TEXTS, type AutoCharge, type PackagePurchase, type SubscriptionRecord } from '@app/contracts/browser';
+import { Card, EmptyState, LoadError, Pagination, Skeleton, formatAmount, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Tabs } from '@app/kit/tabs';
 import { orderHistoryApi, type OrderHistoryApi } from './api.ts';
 
-export type OrdersTab = 'subscriptions' | 'payments';
+export type OrdersTab = 'subscriptions' | 'payments' | 'packages';
 
 export const ORDER_TABS: readonly { id: OrdersTab; label: string }[] = [
   { id: 'subscriptions', label: BILLING_TEXTS.ordersTabSubscriptions },
   { id: 'payments', label: BILLING_TEXTS.ordersTabAutoCharges },
+  { id: 'packages', label: BILLING_TEXTS.ordersTabPackages },
 ];
 
 export type StatusTone = 'success' | 'danger' | 'muted';
@@ -28,6 +30,8 @@ export const ORDER_STATUS = {
   unpaid: 'Не оплачено',
   charged: 'Списано',
   chargeFailed: 'Не удалось списать',
+  refunded: 'Возвращено',
+  partiallyRefunded: 'Частично возвращено',
 } as const;
 
 /** Subscription record (seed §4): paid, cancelled (closed) or unpaid; paid and later cancelled shows both. */
@@ -42,6 +46,20 @@ export function subscriptionRow(record: SubscriptionRecord): OrderRow {
 export function autoChargeRow(record: AutoCharge): OrderRow {
   const status = record.status ? { label: ORDER_STATUS.charged, tone: 'success' as const } : { label: ORDER_STATUS.chargeFailed, tone: 'danger' as const };
   return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses: [status], created_at: record.created_at, updated_at: record.updated_at };
+}
+
+/** A package purchase: paid, refunded or partly refunded (a partial refund was paid first). */
+export function packageRow(record: PackagePurchase): OrderRow {
+  const statuses: OrderRow['statuses'] =
+    record.status === 'paid'
+      ? [{ label: ORDER_STATUS.paid, tone: 'success' }]
+      : record.status === 'refunded'
+        ? [{ label: ORDER_STATUS.refunded, tone: 'muted' }]
+        : [
+            { label: ORDER_STATUS.paid, tone: 'success' },
+            { label: ORDER_STATUS.partiallyRefunded, tone: 'muted' },
+          ];
+  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses, created_at: record.created_at, updated_at: record.updated_at };
 }
 
 export interface OrdersPage {
@@ -104,6 +122,16 @@ function Empty({ tab, paymentUrl }: { tab: OrdersTab; paymentUrl: string }) {
       </EmptyState>
     );
   }
+  if (tab === 'packages') {
+    return (
+      <EmptyState title="Пакетов пока не было">
+        <p>Пакеты токенов докупаются к действующей подписке на странице тарифов.</p>
+        <a className="btn btn-secondary" href={paymentUrl}>
+          К тарифам
+        </a>
+      </EmptyState>
+    );
+  }
   return (
     <EmptyState title="Автосписаний пока не было">
       <p>Здесь появятся ежемесячные списания за подписку.</p>
@@ -111,15 +139,14 @@ function Empty({ tab, paymentUrl }: { tab: OrdersTab; paymentUrl: string }) {
   );
 }
 
-/** The two tabs of the order history, every state driven by props. */
+/** The tabs of the order history (the seed's two and «Пакеты»), every state driven by props. */
 export function OrderHistoryView({ tab, page, lastPage, state, paymentUrl, onTabChange, onPageChange, onRetry }: OrderHistoryViewProps) {
-  const label = ORDER_TABS.find((t) => t.id === tab)?.label ?? '';
   const pages = state.status === 'ready' ? state.data.lastPage : lastPage;
   const hasRows = state.status !== 'ready' || state.data.rows.length > 0;
   return (
     <Card className="orders">
-      <Tabs tabs={ORDER_TABS} current={tab} onChange={onTabChange} label="История заказов" />
-      <div className="orders__panel" role="tabpanel" aria-label={label} aria-busy={state.status === 'loading' || undefined}>
+      <Tabs tabs={ORDER_TABS} current={tab} onChange={onTabChange} label="История заказов">
+        <div className="orders__panel" aria-busy={state.status === 'loading' || undefined}>
         {state.status === 'loading' && <Skeleton lines={4} />}
         {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
         {state.status === 'ready' && (state.data.rows.length ? state.data.rows.map((row) => <OrderRecord key={row.id} row={row} />) : <Empty tab={tab} paymentUrl={paymentUrl} />)}
@@ -131,26 +158,30 @@ export function OrderHistoryView({ tab, page, lastPage, state, paymentUrl, onTab
             <Pagination page={page} lastPage={pages} onChange={onPageChange} disabled={state.status === 'loading'} />
           </>
         )}
-      </div>
+        </div>
+      </Tabs>
     </Card>
   );
 }
 
 const PAYMENT_URL = '/dashboard/user/payment';
 
-/** Order history (seed §2): «Подписки» and «Авто списания», one record per page. */
+/** Order history (seed §2): «Подписки», «Авто списания» and the one-off «Пакеты», one record per page. */
 export function OrderHistory({ api = orderHistoryApi }: { api?: OrderHistoryApi }) {
   const [tab, setTab] = useState<OrdersTab>('subscriptions');
-  const [pages, setPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1 });
-  const [lastPages, setLastPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1 });
+  const [pages, setPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1, packages: 1 });
+  const [lastPages, setLastPages] = useState<Record<OrdersTab, number>>({ subscriptions: 1, payments: 1, packages: 1 });
   const page = pages[tab];
 
-  const load = useCallback(async (): Promise<OrdersPage> => {
-    const result = tab === 'subscriptions' ? await api.subscriptions(page).then((r) => ({ rows: r.data.map(subscriptionRow), lastPage: r.last_page })) : await api.autoCharges(page).then((r) => ({ rows: r.data.map(autoChargeRow), lastPage: r.last_page }));
-    setLastPages((known) => ({ ...known, [tab]: result.lastPage }));
-    return result;
-  }, [api, tab, page]);
-  const { state, reload } = useLoad(load);
+  const toPage = <T,>(toRow: (record: T) => OrderRow) => (r: { data: T[]; last_page: number }): OrdersPage => ({ rows: r.data.map(toRow), lastPage: r.last_page });
+  // Both tabs keep their queries (switching back shows the cached page); only the shown one is enabled.
+  const subscriptions = useRouteQuery(api.subscriptions, { query: { page: pages.subscriptions } }, { enabled: tab === 'subscriptions', select: toPage(subscriptionRow), placeholderData: (previous) => previous });
+  const payments = useRouteQuery(api.autoCharges, { query: { page: pages.payments } }, { enabled: tab === 'payments', select: toPage(autoChargeRow), placeholderData: (previous) => previous });
+  const packages = useRouteQuery(api.packages, { query: { page: pages.packages } }, { enabled: tab === 'packages', select: toPage(packageRow), placeholderData: (previous) => previous });
+  const shown = { subscriptions, payments, packages }[tab];
+  const state: LoadState<OrdersPage> = shown.isPlaceholderData ? { status: 'loading' } : queryState(shown);
+  const known = shown.data?.lastPage;
+  if (known !== undefined && known !== lastPages[tab]) setLastPages((pagesKnown) => ({ ...pagesKnown, [tab]: known }));
 
   return (
     <OrderHistoryView
@@ -161,7 +192,7 @@ export function OrderHistory({ api = orderHistoryApi }: { api?: OrderHistoryApi 
       paymentUrl={PAYMENT_URL}
       onTabChange={setTab}
       onPageChange={(p) => setPages((known) => ({ ...known, [tab]: p }))}
-      onRetry={reload}
+      onRetry={() => void shown.refetch()}
     />
   );
 }

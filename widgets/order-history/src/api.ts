@@ -1,17 +1,16 @@
-import { billingRoutes, type ResponseOf } from '@app/contracts';
-import { call } from '@app/kit';
+import { billingEndpoints, type ResponseOf } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export type SubscriptionPage = ResponseOf<typeof billingRoutes.subscriptionHistory>;
-export type AutoChargePage = ResponseOf<typeof billingRoutes.autoCharges>;
-
-export interface OrderHistoryApi {
+/** The calls of the order history (tests pass fakes with the same routes). */
+export const orderHistoryApi = {
   /** GET /api/new/subscribe?page=n */
-  subscriptions: (page: number) => Promise<SubscriptionPage>;
+  subscriptions: routeCall(billingEndpoints.subscriptionHistory),
   /** GET /api/new/subscribe/payments?page=n */
-  autoCharges: (page: number) => Promise<AutoChargePage>;
-}
-
-export const orderHistoryApi: OrderHistoryApi = {
-  subscriptions: (page) => call(billingRoutes.subscriptionHistory, { query: { page } }),
-  autoCharges: (page) => call(billingRoutes.autoCharges, { query: { page } }),
+  autoCharges: routeCall(billingEndpoints.autoCharges),
+  /** GET /api/new/subscribe/packages?page=n */
+  packages: routeCall(billingEndpoints.packagePurchases),
 };
+
+export type OrderHistoryApi = typeof orderHistoryApi;
+export type SubscriptionPage = ResponseOf<NonNullable<(typeof billingEndpoints.subscriptionHistory)['contract']>>;
+export type AutoChargePage = ResponseOf<NonNullable<(typeof billingEndpoints.autoCharges)['contract']>>;

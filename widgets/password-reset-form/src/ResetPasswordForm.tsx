@@ -1,36 +1,55 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_TEXTS, ERROR_CODES, ResetPasswordBodySchema, type WidgetProps } from '@app/contracts';
-import { Button, Card, ErrorList, Field, apiFormErrors, clearToken, issuesToFieldErrors, partitionFieldErrors, type FieldErrors, type FormErrors } from '@app/kit';
+import { useEffect, useRef, useState } from 'react';
+import { ACCOUNT_TEXTS, CLIENT_ERRORS, type WidgetProps } from '@app/contracts/browser';
+import { Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
+import { useResetPasswordForm, type ResetPasswordValues } from './use-reset-password-form.ts';
 
-type Values = { password: string; password_confirmation: string };
-const FIELDS = ['password', 'password_confirmation'] as const;
 
 export interface ResetPasswordFormViewProps {
   /** The account the link was sent to; shown, not edited. */
   email: string;
-  values: Values;
-  fieldErrors: FieldErrors;
-  formErrors: readonly string[];
-  busy: boolean;
+  form: ContractForm<ResetPasswordValues>;
   /** The new password was saved: «Пароль сохранен». */
   saved: boolean;
-  onChange: (field: keyof Values, value: string) => void;
-  onSubmit: () => void;
+  /** Whether the link can still set a password, as the server answered (`checking` until it has). */
+  link: 'checking' | 'valid' | 'invalid';
 }
 
+
 /** The form and its success message, with every state driven by props. */
-export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, busy, saved, onChange, onSubmit }: ResetPasswordFormViewProps) {
+export function ResetPasswordFormView({ email, form, saved, link }: ResetPasswordFormViewProps) {
   const savedTitle = useRef<HTMLHeadingElement>(null);
   // The form (and the focused button) goes away: keep the keyboard where the news is.
   useEffect(() => {
     if (saved) savedTitle.current?.focus();
   }, [saved]);
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) onSubmit();
-  };
   const requestAgain = `/password/reset${email ? `?email=${encodeURIComponent(email)}` : ''}`;
+  if (link === 'checking') {
+    return (
+      <Card className="auth-card">
+        <h1 className="card__title">Новый пароль</h1>
+        <p className="card__subtitle">Проверяем ссылку…</p>
+        <Skeleton lines={3} />
+      </Card>
+    );
+  }
+  if (link === 'invalid' && !saved) {
+    return (
+      <Card className="auth-card">
+        <div className="reset-form__expired" role="alert">
+          <h1 className="card__title">Ссылка больше не действует</h1>
+          <p className="card__subtitle">{CLIENT_ERRORS.RESET_TOKEN_INVALID}: её уже использовали или прошло больше часа. Запросите новую — письмо придёт за минуту.</p>
+        </div>
+        <a className="btn btn-primary btn-block" href={requestAgain}>
+          Запросить новую ссылку
+        </a>
+        <div className="auth-card__footer">
+          <a href="/login">Вернуться ко входу</a>
+        </div>
+      </Card>
+    );
+  }
   return (
     <Card className="auth-card">
       <div aria-live="polite">
@@ -58,36 +77,15 @@ export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, 
               'Придумайте новый пароль для входа'
             )}
           </p>
-          <form className="form" onSubmit={submit} noValidate>
+          <ContractFormView form={form}>
             {/* Lets password managers save the new password for the right account. */}
-            <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
-            <ErrorList messages={formErrors} />
-            <Field
-              label="Новый пароль"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={values.password}
-              errors={fieldErrors.password}
-              hint="Не короче 8 символов"
-              onChange={(e) => onChange('password', e.target.value)}
-              autoFocus
-              required
-            />
-            <Field
-              label="Повторите пароль"
-              name="password_confirmation"
-              type="password"
-              autoComplete="new-password"
-              value={values.password_confirmation}
-              errors={fieldErrors.password_confirmation}
-              onChange={(e) => onChange('password_confirmation', e.target.value)}
-              required
-            />
-            <Button type="submit" block busy={busy}>
+            <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+            <FormField form={form.form} name="password" label="Новый пароль" type="password" autoComplete="new-password" hint="Не короче 8 символов" autoFocus required />
+            <FormField form={form.form} name="password_confirmation" label="Повторите пароль" type="password" autoComplete="new-password" required />
+            <Button type="submit" block busy={form.busy}>
               Сохранить пароль
             </Button>
-          </form>
+          </ContractFormView>
           <div className="auth-card__footer">
             <span>
               Ссылка не работает? <a href={requestAgain}>Запросить новую</a>
@@ -101,48 +99,17 @@ export function ResetPasswordFormView({ email, values, fieldErrors, formErrors, 
 
 /** Sets a new password with the mailed link's token; every signed-in session of the account ends. */
 export function ResetPasswordForm({ token, email, api = resetPasswordApi }: WidgetProps<'password-reset-form'> & { api?: ResetPasswordApi }) {
-  const [values, setValues] = useState<Values>({ password: '', password_confirmation: '' });
-  const [errors, setErrors] = useState<FormErrors>({ fieldErrors: {}, formErrors: [] });
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-
-  const onChange = (field: keyof Values, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors(({ fieldErrors: { [field]: _, ...rest }, formErrors }) => ({ fieldErrors: rest, formErrors }));
-  };
-
-  const onSubmit = async () => {
-    const parsed = ResetPasswordBodySchema.safeParse({ ...values, token, email });
-    if (!parsed.success) {
-      const { fieldErrors, formErrors } = partitionFieldErrors(issuesToFieldErrors(parsed.error.issues), FIELDS);
-      // A token or email that fails the check means a broken link, whatever the field's own message.
-      setErrors({ fieldErrors, formErrors: formErrors.length ? [ERROR_CODES.RESET_TOKEN_INVALID.message] : [] });
-      return;
-    }
-    setErrors({ fieldErrors: {}, formErrors: [] });
-    setBusy(true);
-    try {
-      await api.resetPassword(parsed.data);
+  const reset = useRouteMutation(api.resetPassword, {
+    onSuccess: () => {
       // The server ended every session of the account, so a stored token is dead.
       clearToken();
       setSaved(true);
-    } catch (err) {
-      setErrors(apiFormErrors(err, FIELDS));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <ResetPasswordFormView
-      email={email}
-      values={values}
-      fieldErrors={errors.fieldErrors}
-      formErrors={errors.formErrors}
-      busy={busy}
-      saved={saved}
-      onChange={onChange}
-      onSubmit={() => void onSubmit()}
-    />
-  );
+    },
+  });
+  const form = useResetPasswordForm({ token, email, onSubmit: (values) => reset.mutateAsync({ body: values }) });
+  // A used or expired link says so at once; if the check itself fails, the form is shown and the save will tell.
+  const check = useRouteQuery(api.check, { query: { token, email } }, { staleTime: Infinity });
+  const link = check.isPending ? 'checking' : check.data?.valid === false ? 'invalid' : 'valid';
+  return <ResetPasswordFormView email={email} form={form} saved={saved} link={link} />;
 }

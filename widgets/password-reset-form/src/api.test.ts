@@ -9,7 +9,7 @@ describe('resetPasswordApi', () => {
     const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ status: 'success', json: { ok: true } })));
     vi.stubGlobal('fetch', fetchMock);
     const body = { password: 'new-secret-password', password_confirmation: 'new-secret-password', token: 'reset-token', email: 'anna@example.ru' };
-    await expect(resetPasswordApi.resetPassword(body)).resolves.toEqual({ ok: true });
+    await expect(resetPasswordApi.resetPassword({ body })).resolves.toEqual({ ok: true });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/new/reset_password');

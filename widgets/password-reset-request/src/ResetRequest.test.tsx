@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@app/kit';
 import { ResetRequest } from './ResetRequest.tsx';
-import type { ResetRequestApi } from './api.ts';
+import { accountEndpoints } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 
-function fakeApi(overrides: Partial<ResetRequestApi> = {}): ResetRequestApi {
-  return { request: vi.fn().mockResolvedValue({ ok: true }), ...overrides };
+function fakeApi(overrides: { request?: () => Promise<{ ok: true }> } = {}) {
+  return { request: fakeRoute(accountEndpoints.resetRequest, overrides.request ?? { ok: true as const }) };
 }
 
 const emailInput = () => screen.getByLabelText('Email');
@@ -30,7 +31,7 @@ describe('ResetRequest', () => {
     render(<ResetRequest email="" api={api} />);
     await userEvent.type(emailInput(), ' Anna@Example.ru ');
     await submit();
-    expect(api.request).toHaveBeenCalledWith({ email: 'anna@example.ru' });
+    expect(api.request).toHaveBeenCalledWith({ body: { email: 'anna@example.ru' } });
     const title = await screen.findByRole('heading', { name: 'Успех' });
     expect(title).toHaveFocus();
     expect(screen.getByText(/мы отправили на него письмо со ссылкой для смены пароля/)).toHaveTextContent('Если аккаунт с адресом Anna@Example.ru существует');

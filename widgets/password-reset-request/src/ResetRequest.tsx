@@ -1,34 +1,27 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_TEXTS, ResetRequestBodySchema, type WidgetProps } from '@app/contracts';
-import { Button, Card, ErrorList, Field, apiFormErrors, issuesToFieldErrors, partitionFieldErrors, type FieldErrors } from '@app/kit';
+import { useEffect, useRef, useState } from 'react';
+import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
+import { Button, Card, useRouteMutation } from '@app/kit';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetRequestApi, type ResetRequestApi } from './api.ts';
-
-const FIELDS = ['email'] as const;
+import { useResetRequestForm, type ResetRequestValues } from './use-reset-request-form.ts';
 
 export interface ResetRequestViewProps {
-  email: string;
-  fieldErrors: FieldErrors;
-  formErrors: readonly string[];
-  busy: boolean;
+  form: ContractForm<ResetRequestValues>;
   /** The request was accepted: «Успех». */
   sent: boolean;
-  onChange: (email: string) => void;
-  onSubmit: () => void;
   /** Back to the form to send the link again. */
   onRetry: () => void;
 }
 
+
 /** The form and its success message, with every state driven by props. */
-export function ResetRequestView({ email, fieldErrors, formErrors, busy, sent, onChange, onSubmit, onRetry }: ResetRequestViewProps) {
+export function ResetRequestView({ form, sent, onRetry }: ResetRequestViewProps) {
+  const email = form.form.getValues('email');
   const sentTitle = useRef<HTMLHeadingElement>(null);
   // The form (and the focused button) goes away: keep the keyboard where the news is.
   useEffect(() => {
     if (sent) sentTitle.current?.focus();
   }, [sent]);
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) onSubmit();
-  };
   return (
     <Card className="auth-card">
       <div aria-live="polite">
@@ -48,13 +41,12 @@ export function ResetRequestView({ email, fieldErrors, formErrors, busy, sent, o
         <>
           <h1 className="card__title">Восстановление пароля</h1>
           <p className="card__subtitle">Укажите email, с которым вы регистрировались, и мы пришлём ссылку для смены пароля</p>
-          <form className="form" onSubmit={submit} noValidate>
-            <ErrorList messages={formErrors} />
-            <Field label="Email" name="email" type="email" autoComplete="email" inputMode="email" value={email} errors={fieldErrors.email} onChange={(e) => onChange(e.target.value)} autoFocus required />
-            <Button type="submit" block busy={busy}>
+          <ContractFormView form={form}>
+            <FormField form={form.form} name="email" label="Email" type="email" autoComplete="email" inputMode="email" autoFocus required />
+            <Button type="submit" block busy={form.busy}>
               Отправить ссылку
             </Button>
-          </form>
+          </ContractFormView>
         </>
       )}
       <div className="auth-card__footer">
@@ -79,41 +71,9 @@ export function ResetRequestView({ email, fieldErrors, formErrors, busy, sent, o
 }
 
 /** Asks the server to mail a reset link; the answer is the same whether or not the account exists. */
-export function ResetRequest({ email: initialEmail, api = resetRequestApi }: WidgetProps<'password-reset-request'> & { api?: ResetRequestApi }) {
-  const [email, setEmail] = useState(initialEmail);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [formErrors, setFormErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
+export function ResetRequest({ email, api = resetRequestApi }: WidgetProps<'password-reset-request'> & { api?: ResetRequestApi }) {
   const [sent, setSent] = useState(false);
-
-  const onChange = (value: string) => {
-    setEmail(value);
-    setFieldErrors({});
-  };
-
-  const onSubmit = async () => {
-    setFormErrors([]);
-    const parsed = ResetRequestBodySchema.safeParse({ email });
-    if (!parsed.success) {
-      const split = partitionFieldErrors(issuesToFieldErrors(parsed.error.issues), FIELDS);
-      setFieldErrors(split.fieldErrors);
-      setFormErrors(split.formErrors);
-      return;
-    }
-    setBusy(true);
-    try {
-      await api.request(parsed.data);
-      setSent(true);
-    } catch (err) {
-      const split = apiFormErrors(err, FIELDS);
-      setFieldErrors(split.fieldErrors);
-      setFormErrors(split.formErrors);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <ResetRequestView email={email} fieldErrors={fieldErrors} formErrors={formErrors} busy={busy} sent={sent} onChange={onChange} onSubmit={() => void onSubmit()} onRetry={() => setSent(false)} />
-  );
+  const request = useRouteMutation(api.request, { onSuccess: () => setSent(true) });
+  const form = useResetRequestForm({ email, onSubmit: (values) => request.mutateAsync({ body: values }) });
+  return <ResetRequestView form={form} sent={sent} onRetry={() => setSent(false)} />;
 }

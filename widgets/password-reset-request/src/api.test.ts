@@ -8,7 +8,7 @@ describe('resetRequestApi', () => {
     document.cookie = 'XSRF-TOKEN=present; path=/';
     const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ status: 'success', json: { ok: true } })));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(resetRequestApi.request({ email: 'anna@example.ru' })).resolves.toEqual({ ok: true });
+    await expect(resetRequestApi.request({ body: { email: 'anna@example.ru' } })).resolves.toEqual({ ok: true });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/new/reset_password');

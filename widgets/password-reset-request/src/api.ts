@@ -1,10 +1,9 @@
-import { accountRoutes, type BodyOf, type ResponseOf } from '@app/contracts';
-import { call } from '@app/kit';
+import { accountEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface ResetRequestApi {
-  request: (body: BodyOf<typeof accountRoutes.resetRequest>) => Promise<ResponseOf<typeof accountRoutes.resetRequest>>;
-}
-
-export const resetRequestApi: ResetRequestApi = {
-  request: (body) => call(accountRoutes.resetRequest, { body }),
+/** The call of the reset request form (tests pass a fake with the same route). */
+export const resetRequestApi = {
+  request: routeCall(accountEndpoints.resetRequest),
 };
+
+export type ResetRequestApi = typeof resetRequestApi;

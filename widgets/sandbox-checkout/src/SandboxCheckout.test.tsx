@@ -1,15 +1,15 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEST_CARDS, type SandboxCheckoutMessage } from '@app/contracts';
+import { TEST_CARDS, billingEndpoints, type SandboxCheckoutMessage } from '@app/contracts/browser';
+import { fakeRoute } from '@app/kit/test';
 import { ApiError } from '@app/kit';
 import { SandboxCheckout, formatCardNumber, formatExpiry } from './SandboxCheckout.tsx';
-import type { SandboxCheckoutApi } from './api.ts';
 
 const payment = { payment_id: 41, amount: 990, description: 'Нейростудия: подписка «Стандарт»', email: 'anna@example.ru', recurrent: true };
 
-function fakeApi(charge: SandboxCheckoutApi['charge'] = vi.fn().mockResolvedValue({ success: true, reason: null, transaction_id: 501 })): SandboxCheckoutApi {
-  return { charge };
+function fakeApi(charge: () => Promise<unknown> = vi.fn().mockResolvedValue({ success: true, reason: null, transaction_id: 501 })) {
+  return { charge: fakeRoute(billingEndpoints.sandboxCharge, charge as () => Promise<{ success: boolean; reason: string | null; transaction_id: number }>) };
 }
 
 async function fillCard(number: string) {
@@ -67,7 +67,7 @@ describe('SandboxCheckout', () => {
     render(<SandboxCheckout {...payment} api={api} />);
     await fillCard('4242424242424242');
     await pay();
-    expect(api.charge).toHaveBeenCalledWith({ payment_id: 41, card_number: TEST_CARDS.success, exp: '12/29', cvv: '123' });
+    expect(api.charge).toHaveBeenCalledWith({ body: { payment_id: 41, card_number: TEST_CARDS.success, exp: '12/29', cvv: '123' } });
     expect(await screen.findByText('Оплата прошла успешно. Окно сейчас закроется.')).toBeInTheDocument();
     const sent: SandboxCheckoutMessage = { type: 'sandbox-cloudpayments', status: 'success', reason: null, transaction_id: 501 };
     expect(postMessage).toHaveBeenCalledWith(sent, window.location.origin);

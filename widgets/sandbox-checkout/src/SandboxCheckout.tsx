@@ -1,12 +1,12 @@
-import { useId, useState, type SyntheticEvent } from 'react';
-import { SandboxChargeBodySchema, TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts';
-import { ApiError, Alert, Button, ErrorList, Field, formatRub } from '@app/kit';
+import { useId, useState } from 'react';
+import { TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts/browser';
+import { Alert, Button, formatRub, useRouteMutation } from '@app/kit';
+import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { sandboxCheckoutApi, type SandboxCheckoutApi } from './api.ts';
 import { postCheckoutMessage } from './frame.ts';
+import { useCardForm, type CardInput, type CardValues } from './use-card-form.ts';
 
 type CheckoutProps = WidgetProps<'sandbox-checkout'>;
-export type CardValues = { card_number: string; exp: string; cvv: string };
-type Errors = Partial<Record<keyof CardValues, string[]>>;
 export type CheckoutResult = { status: 'success' } | { status: 'declined'; reason: string } | null;
 
 export const SANDBOX_LABEL = 'Тестовая оплата — деньги не списываются';
@@ -26,7 +26,6 @@ export function formatExpiry(value: string): string {
 
 export const formatCvv = (value: string) => value.replace(/\D/g, '').slice(0, 3);
 
-const FORMATTERS: Record<keyof CardValues, (value: string) => string> = { card_number: formatCardNumber, exp: formatExpiry, cvv: formatCvv };
 
 /** An expiry three years ahead, for the click-to-fill of a test card. */
 function futureExpiry(now: Date): string {
@@ -35,25 +34,16 @@ function futureExpiry(now: Date): string {
 
 export interface SandboxCheckoutViewProps {
   payment: CheckoutProps;
-  values: CardValues;
-  fieldErrors: Errors;
-  formErrors: string[];
-  busy: boolean;
+  form: ContractForm<CardInput, CardValues>;
   result: CheckoutResult;
-  onChange: (field: keyof CardValues, value: string) => void;
   onFill: (cardNumber: string) => void;
-  onSubmit: () => void;
   onClose: () => void;
 }
 
 /** The sandbox card form, every state driven by props. */
-export function SandboxCheckoutView({ payment, values, fieldErrors, formErrors, busy, result, onChange, onFill, onSubmit, onClose }: SandboxCheckoutViewProps) {
+export function SandboxCheckoutView({ payment, form, result, onFill, onClose }: SandboxCheckoutViewProps) {
   const titleId = useId();
   const cardsId = useId();
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!busy) onSubmit();
-  };
   const paid = result?.status === 'success';
   return (
     <section className="card sandbox-checkout" aria-labelledby={titleId}>
@@ -99,29 +89,17 @@ export function SandboxCheckoutView({ payment, values, fieldErrors, formErrors, 
               ))}
             </ul>
           </div>
-          <form className="form" onSubmit={submit} noValidate>
+          <ContractFormView form={form}>
             {result?.status === 'declined' && <Alert>Оплата не прошла: {result.reason}</Alert>}
-            <ErrorList messages={formErrors} />
-            <Field
-              label="Номер карты"
-              name="card_number"
-              inputMode="numeric"
-              autoComplete="cc-number"
-              placeholder="0000 0000 0000 0000"
-              maxLength={19}
-              value={values.card_number}
-              errors={fieldErrors.card_number}
-              onChange={(e) => onChange('card_number', e.target.value)}
-              required
-            />
+            <FormField form={form.form} name="card_number" label="Номер карты" inputMode="numeric" autoComplete="cc-number" placeholder="0000 0000 0000 0000" maxLength={19} normalize={formatCardNumber} required />
             <div className="sandbox-checkout__row">
-              <Field label="Срок действия" name="exp" inputMode="numeric" autoComplete="cc-exp" placeholder="ММ/ГГ" maxLength={5} value={values.exp} errors={fieldErrors.exp} onChange={(e) => onChange('exp', e.target.value)} required />
-              <Field label="CVV" name="cvv" type="password" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={3} value={values.cvv} errors={fieldErrors.cvv} onChange={(e) => onChange('cvv', e.target.value)} required />
+              <FormField form={form.form} name="exp" label="Срок действия" inputMode="numeric" autoComplete="cc-exp" placeholder="ММ/ГГ" maxLength={5} normalize={formatExpiry} required />
+              <FormField form={form.form} name="cvv" label="CVV" type="password" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={3} normalize={formatCvv} required />
             </div>
-            <Button type="submit" block busy={busy}>
+            <Button type="submit" block busy={form.busy}>
               Оплатить {formatRub(payment.amount)}
             </Button>
-          </form>
+          </ContractFormView>
         </>
       )}
       <Button variant="ghost" block onClick={onClose}>
@@ -129,19 +107,6 @@ export function SandboxCheckoutView({ payment, values, fieldErrors, formErrors, 
       </Button>
     </section>
   );
-}
-
-const isCardField = (field: string): field is keyof CardValues => field === 'card_number' || field === 'exp' || field === 'cvv';
-
-/** Messages beside the card fields they concern; the rest above the form. */
-function splitErrors(entries: [string, string[]][]): { fields: Errors; rest: string[] } {
-  const fields: Errors = {};
-  const rest: string[] = [];
-  for (const [field, messages] of entries) {
-    if (isCardField(field)) (fields[field] ??= []).push(...messages);
-    else rest.push(...messages);
-  }
-  return { fields, rest };
 }
 
 const message = (status: SandboxCheckoutMessage['status'], reason: string | null = null, transactionId: number | null = null): SandboxCheckoutMessage => ({
@@ -156,39 +121,9 @@ const message = (status: SandboxCheckoutMessage['status'], reason: string | null
  * payment script opens: charges a test card and tells the opening page how it ended.
  */
 export function SandboxCheckout({ api = sandboxCheckoutApi, post = postCheckoutMessage, ...payment }: CheckoutProps & { api?: SandboxCheckoutApi; post?: (message: SandboxCheckoutMessage) => void }) {
-  const [values, setValues] = useState<CardValues>({ card_number: '', exp: '', cvv: '' });
-  const [fieldErrors, setFieldErrors] = useState<Errors>({});
-  const [formErrors, setFormErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CheckoutResult>(null);
-
-  const onChange = (field: keyof CardValues, value: string) => {
-    setValues((v) => ({ ...v, [field]: FORMATTERS[field](value) }));
-    setFieldErrors(({ [field]: _, ...rest }) => rest);
-  };
-
-  const onFill = (cardNumber: string) => {
-    setValues((v) => ({
-      card_number: formatCardNumber(cardNumber),
-      exp: /^\d{2}\/\d{2}$/.test(v.exp) ? v.exp : futureExpiry(new Date()),
-      cvv: v.cvv.length === 3 ? v.cvv : '123',
-    }));
-    setFieldErrors({});
-  };
-
-  const onSubmit = async () => {
-    setFormErrors([]);
-    setResult(null);
-    const parsed = SandboxChargeBodySchema.safeParse({ payment_id: payment.payment_id, ...values });
-    if (!parsed.success) {
-      const split = splitErrors(parsed.error.issues.map((issue) => [String(issue.path[0] ?? ''), [issue.message]]));
-      setFieldErrors(split.fields);
-      setFormErrors(split.rest);
-      return;
-    }
-    setBusy(true);
-    try {
-      const reply = await api.charge(parsed.data);
+  const charge = useRouteMutation(api.charge, {
+    onSuccess: (reply) => {
       if (reply.success) {
         setResult({ status: 'success' });
         post(message('success', null, reply.transaction_id));
@@ -197,32 +132,23 @@ export function SandboxCheckout({ api = sandboxCheckoutApi, post = postCheckoutM
         setResult({ status: 'declined', reason });
         post(message('fail', reason, reply.transaction_id));
       }
-    } catch (err) {
-      const apiError = err instanceof ApiError ? err : new ApiError(0, undefined, undefined);
-      const split = splitErrors(Object.entries(apiError.fields));
-      if (Object.keys(split.fields).length || split.rest.length) {
-        setFieldErrors(split.fields);
-        setFormErrors(split.rest);
-      } else {
-        setFormErrors([apiError.message]);
-      }
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const form = useCardForm({
+    paymentId: payment.payment_id,
+    onSubmit: (values) => {
+      setResult(null);
+      return charge.mutateAsync({ body: values });
+    },
+  });
+
+  const onFill = (cardNumber: string) => {
+    const { exp, cvv } = form.form.getValues();
+    form.form.setValue('card_number', formatCardNumber(cardNumber));
+    form.form.setValue('exp', /^\d{2}\/\d{2}$/.test(exp) ? exp : futureExpiry(new Date()));
+    form.form.setValue('cvv', cvv.length === 3 ? cvv : '123');
+    form.form.clearErrors();
   };
 
-  return (
-    <SandboxCheckoutView
-      payment={payment}
-      values={values}
-      fieldErrors={fieldErrors}
-      formErrors={formErrors}
-      busy={busy}
-      result={result}
-      onChange={onChange}
-      onFill={onFill}
-      onSubmit={() => void onSubmit()}
-      onClose={() => post(message('close'))}
-    />
-  );
+  return <SandboxCheckoutView payment={payment} form={form} result={result} onFill={onFill} onClose={() => post(message('close'))} />;
 }

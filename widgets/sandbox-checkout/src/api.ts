@@ -1,14 +1,14 @@
-import { billingRoutes, type RequestOf, type ResponseOf } from '@app/contracts';
-import { call } from '@app/kit';
+import { billingEndpoints, type RequestOf, type ResponseOf } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export type SandboxChargeBody = NonNullable<Exclude<RequestOf<typeof billingRoutes.sandboxCharge>['body'], FormData>>;
-export type SandboxChargeResult = ResponseOf<typeof billingRoutes.sandboxCharge>;
+type ChargeRoute = NonNullable<(typeof billingEndpoints.sandboxCharge)['contract']>;
+export type SandboxChargeBody = NonNullable<Exclude<RequestOf<ChargeRoute>['body'], FormData>>;
+export type SandboxChargeResult = ResponseOf<ChargeRoute>;
 
-export interface SandboxCheckoutApi {
+/** The call of the sandbox checkout (tests pass a fake with the same route). */
+export const sandboxCheckoutApi = {
   /** POST /api/sandbox/cloudpayments/charge */
-  charge: (body: SandboxChargeBody) => Promise<SandboxChargeResult>;
-}
-
-export const sandboxCheckoutApi: SandboxCheckoutApi = {
-  charge: (body) => call(billingRoutes.sandboxCharge, { body }),
+  charge: routeCall(billingEndpoints.sandboxCharge),
 };
+
+export type SandboxCheckoutApi = typeof sandboxCheckoutApi;

@@ -36,6 +36,8 @@ export const PackageNeedsPlan: Story = { args: { notice: { tariffId: 4, kind: 'b
 export const PublicView: Story = { args: { state: ready({ tariffs: TARIFFS.filter((t) => t.subscriptions_type !== 3) }) } };
 export const SandboxMode: Story = { args: { sandbox: true } };
 export const CurrentPlan: Story = { args: { state: ready({ check: ON_PRO }) } };
+export const CurrentPlanOnTrial: Story = { args: { state: ready({ check: { ...ON_PRO, trial: true, next_charge_at: '2025-05-18T12:00:00Z', next_charge_amount: 990 } }) } };
+export const CurrentPlanRenewalFailed: Story = { args: { state: ready({ check: { ...ON_PRO, past_due: true } }) } };
 export const SubscribeConfirmTrial: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) } } };
 export const SubscribeConfirmMonthly: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(3) } } };
 export const SubscribeConfirmReplacing: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'subscribe', tariff: tariff(3) } } };

@@ -1,8 +1,9 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { PaymentStart, SubscribeCheck, WidgetOptions } from '@app/contracts';
-import { ApiError } from '@app/kit';
+import { billingEndpoints, type PaymentStart, type SubscribeCheck, type WidgetOptions } from '@app/contracts/browser';
+import { ApiError, formatDate } from '@app/kit';
+import { fakeRoute } from '@app/kit/test';
 import { Tariffs } from './Tariffs.tsx';
 import type { TariffsApi } from './api.ts';
 import type { ChargeOutcome, PaymentWidget } from './payment-widget.ts';
@@ -11,26 +12,31 @@ import { NO_PLAN, ON_PRO, PRO_CANCELLED, TARIFFS } from './fixtures.ts';
 const SCRIPT = '/sandbox/cloudpayments.js';
 const start = (id: number, amount: number): PaymentStart => ({ payment_id: 40 + id, email: 'anna@example.ru', amount, options: { invoiceId: String(40 + id), amount } as unknown as WidgetOptions });
 
-function fakeApi(check: SubscribeCheck | SubscribeCheck[], overrides: Partial<TariffsApi> = {}): TariffsApi {
+type Overrides = { [K in keyof TariffsApi]?: (request: Parameters<TariffsApi[K]>[0]) => ReturnType<TariffsApi[K]> };
+
+const idOf = (request: { query: { id: unknown } } | undefined) => Number(request?.query.id);
+
+function fakeApi(check: SubscribeCheck | SubscribeCheck[], overrides: Overrides = {}) {
   const checks = Array.isArray(check) ? [...check] : [check];
+  const e = billingEndpoints;
   return {
-    tariffs: vi.fn().mockResolvedValue(TARIFFS),
+    tariffs: fakeRoute(e.tariffs, overrides.tariffs ?? (() => TARIFFS)),
     // Each call answers the next state; the last one repeats.
-    check: vi.fn(() => Promise.resolve((checks.length > 1 ? checks.shift() : checks[0]) as SubscribeCheck)),
-    cancel: vi.fn().mockResolvedValue({ cancelled: true, active_until: '2025-06-15T12:00:00Z' }),
-    paymentKey: vi.fn().mockResolvedValue('pk_test'),
-    paySubscription: vi.fn((id: number) => Promise.resolve(start(id, 149))),
-    payPackage: vi.fn((id: number) => Promise.resolve(start(id, 290))),
-    paymentStatus: vi.fn((id: number) => Promise.resolve({ payment_id: id, kind: id >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const })),
-    ...overrides,
-  };
+    check: fakeRoute(e.subscribeCheck, overrides.check ?? (() => (checks.length > 1 ? checks.shift() : checks[0]) as SubscribeCheck)),
+    cancel: fakeRoute(e.cancelSubscription, overrides.cancel ?? (() => ({ cancelled: true as const, active_until: '2025-06-15T12:00:00Z' }))),
+    paymentKey: fakeRoute(e.paymentKey, overrides.paymentKey ?? (() => 'pk_test')),
+    paySubscription: fakeRoute(e.paySubscription, overrides.paySubscription ?? ((r) => start(idOf(r), 149))),
+    payPackage: fakeRoute(e.payPackage, overrides.payPackage ?? ((r) => start(idOf(r), 290))),
+    paymentStatus: fakeRoute(e.paymentStatus, overrides.paymentStatus ?? ((r) => ({ payment_id: idOf(r), kind: idOf(r) >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const }))),
+  } satisfies TariffsApi;
 }
+type FakeApi = ReturnType<typeof fakeApi>;
 
 function fakeWidget(outcome: ChargeOutcome = { status: 'success' }, overrides: Partial<PaymentWidget> = {}): PaymentWidget {
   return { load: vi.fn().mockResolvedValue(undefined), charge: vi.fn().mockResolvedValue(outcome), ...overrides };
 }
 
-function renderTariffs(api: TariffsApi, widget: PaymentWidget = fakeWidget(), extra: { sandbox?: boolean; frontend?: boolean; pollAttempts?: number } = {}) {
+function renderTariffs(api: FakeApi, widget: PaymentWidget = fakeWidget(), extra: { sandbox?: boolean; frontend?: boolean; pollAttempts?: number } = {}) {
   return render(<Tariffs frontend={extra.frontend ?? false} paymentScriptUrl={SCRIPT} sandbox={extra.sandbox ?? false} api={api} widget={widget} pollDelayMs={1} pollAttempts={extra.pollAttempts ?? 15} />);
 }
 
@@ -50,14 +56,14 @@ describe('Tariffs: buttons per seed §4', () => {
       expect(buy).toHaveClass('is-disabled');
       expect(buy).toBeEnabled();
     }
-    expect(api.tariffs).toHaveBeenCalledWith(false);
+    expect(api.tariffs).toHaveBeenCalledWith({ query: { frontend: '0' } });
   });
 
   it('asks for frontend=1 when mounted with frontend', async () => {
     const api = fakeApi(NO_PLAN);
     renderTariffs(api, fakeWidget(), { frontend: true });
     await plan('Старт');
-    expect(api.tariffs).toHaveBeenCalledWith(true);
+    expect(api.tariffs).toHaveBeenCalledWith({ query: { frontend: '1' } });
   });
 
   it('not first time: a trial plan shows «Подписаться» and the full price', async () => {
@@ -76,6 +82,31 @@ describe('Tariffs: buttons per seed §4', () => {
     expect(pro.getByText('Автопродление с карты •••• 4242')).toBeInTheDocument();
     expect((await plan('Старт')).getByRole('button', { name: 'Подписаться' })).toBeInTheDocument();
     expect((await plan('Пакет слов')).getByRole('button', { name: 'Купить' })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it('during the trial the plan says when it ends and what is charged then', async () => {
+    renderTariffs(fakeApi({ ...ON_PRO, trial: true, next_charge_at: '2025-05-18T12:00:00Z', next_charge_amount: 990 }));
+    const pro = await plan('Про');
+    expect(pro.getByText(`Пробный период до ${formatDate('2025-05-18T12:00:00Z')}. Затем спишем 990 ₽ и дальше каждый месяц.`)).toBeInTheDocument();
+    expect(pro.getByText('Автопродление с карты •••• 4242')).toBeInTheDocument();
+  });
+
+  it('after a failed renewal the plan says so instead of the next charge', async () => {
+    renderTariffs(fakeApi({ ...ON_PRO, past_due: true }));
+    const pro = await plan('Про');
+    expect(pro.getByRole('status')).toHaveTextContent('Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.');
+    expect(pro.queryByText(/Следующее списание/)).not.toBeInTheDocument();
+  });
+
+  it('a renewing plan shows the next charge with its amount and date', async () => {
+    renderTariffs(fakeApi(ON_PRO));
+    expect((await plan('Про')).getByText(`Следующее списание 990 ₽ — ${formatDate('2025-06-15T12:00:00Z')}`)).toBeInTheDocument();
+  });
+
+  it('shows media token amounts with one decimal in the plan descriptions', async () => {
+    renderTariffs(fakeApi(NO_PLAN));
+    expect((await plan('Старт')).getByText('30,0 медиа токена в месяц', { exact: false })).toBeInTheDocument();
+    expect((await plan('Пакет медиа')).getByText('+50,0 медиа токена', { exact: false })).toBeInTheDocument();
   });
 
   it('a cancelled plan shows «Подписка отменена» on reload and packages look disabled', async () => {
@@ -144,7 +175,7 @@ describe('Tariffs: cards', () => {
 
   it('shows a load error and retries', async () => {
     const tariffs = vi.fn().mockRejectedValueOnce(new ApiError(503, 'SERVICE_UNAVAILABLE', 'Сервис временно недоступен')).mockResolvedValueOnce(TARIFFS);
-    renderTariffs(fakeApi(NO_PLAN, { tariffs }));
+    renderTariffs(fakeApi(NO_PLAN, { tariffs: () => tariffs() as Promise<typeof TARIFFS> }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Сервис временно недоступен');
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     expect(await plan('Про')).toBeDefined();
@@ -174,23 +205,24 @@ describe('Tariffs: subscribing', () => {
 
   it('pays: key, script once, subscribe call, widget; then polls the payment until the server marks it paid', async () => {
     const pending = { payment_id: 42, kind: 'subscription' as const, status: 'pending' as const };
-    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
-    const api = fakeApi([NO_PLAN, ON_PRO], { paymentStatus });
+    const statuses = vi.fn().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
+    const api = fakeApi([NO_PLAN, ON_PRO], { paymentStatus: () => statuses() as Promise<typeof pending> });
+    const paymentStatus = api.paymentStatus;
     const order: string[] = [];
     vi.mocked(api.paymentKey).mockImplementation(() => (order.push('key'), Promise.resolve('pk_test')));
     const widget = fakeWidget({ status: 'success' }, { load: vi.fn(() => (order.push('script'), Promise.resolve())) });
-    vi.mocked(api.paySubscription).mockImplementation((id) => (order.push('subscribe'), Promise.resolve(start(id, 149))));
+    vi.mocked(api.paySubscription).mockImplementation((r) => (order.push('subscribe'), Promise.resolve(start(idOf(r), 149))));
     renderTariffs(api, widget);
     await userEvent.click((await plan('Про')).getByRole('button', { name: 'Попробовать за 149 р.' }));
     await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
     const success = await screen.findByText(/Оплата прошла: тариф «Про» подключён/);
     expect(order).toEqual(['key', 'script', 'subscribe']);
     expect(widget.load).toHaveBeenCalledWith(SCRIPT);
-    expect(api.paySubscription).toHaveBeenCalledWith(2);
+    expect(api.paySubscription).toHaveBeenCalledWith({ query: { id: 2 } });
     expect(api.payPackage).not.toHaveBeenCalled();
     expect(widget.charge).toHaveBeenCalledWith(start(2, 149).options);
     expect(paymentStatus).toHaveBeenCalledTimes(3);
-    expect(paymentStatus).toHaveBeenCalledWith(42);
+    expect(paymentStatus).toHaveBeenCalledWith({ query: { id: 42 } });
     expect(api.check).toHaveBeenCalledTimes(2);
     expect(within(success.closest('[role="status"]') as HTMLElement).getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
     expect((await plan('Про')).getByRole('button', { name: 'Ваш тариф' })).toBeInTheDocument();
@@ -198,29 +230,30 @@ describe('Tariffs: subscribing', () => {
 
   it('buys a package without a confirmation and shows «Покупка завершена» once the tokens arrive', async () => {
     const pending = { payment_id: 44, kind: 'package' as const, status: 'pending' as const };
-    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
-    const api = fakeApi(ON_PRO, { paymentStatus });
+    const statuses = vi.fn().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
+    const api = fakeApi(ON_PRO, { paymentStatus: () => statuses() as Promise<typeof pending> });
+    const paymentStatus = api.paymentStatus;
     const widget = fakeWidget();
     renderTariffs(api, widget);
     await userEvent.click((await plan('Пакет слов')).getByRole('button', { name: 'Купить' }));
     expect(await screen.findByText(/Покупка завершена: токены пакета «Пакет слов» зачислены/)).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(api.payPackage).toHaveBeenCalledWith(4);
+    expect(api.payPackage).toHaveBeenCalledWith({ query: { id: 4 } });
     expect(api.paySubscription).not.toHaveBeenCalled();
     expect(paymentStatus).toHaveBeenCalledTimes(3);
-    expect(paymentStatus).toHaveBeenCalledWith(44);
+    expect(paymentStatus).toHaveBeenCalledWith({ query: { id: 44 } });
     expect((await plan('Пакет слов')).getByRole('button', { name: 'Покупка завершена' })).toBeDisabled();
     expect((await plan('Пакет слов')).getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/dashboard?payments=1');
     expect((await plan('Пакет медиа')).getByRole('button', { name: 'Купить' })).toBeEnabled();
   });
 
   it.each([
-    ['the key call fails (no reply)', { paymentKey: vi.fn().mockRejectedValue(new ApiError(0, 'NETWORK', 'Нет соединения с сервером')) }, {}, 'Произошла ошибка'],
+    ['the key call fails (no reply)', { paymentKey: () => Promise.reject(new ApiError(0, 'NETWORK', 'Нет соединения с сервером')) }, {}, 'Произошла ошибка'],
     ['the script fails to load', {}, { load: vi.fn().mockRejectedValue(new Error('Payment script failed to load')) }, 'Произошла ошибка'],
-    ['the subscribe call fails without a message', { paySubscription: vi.fn().mockRejectedValue(new ApiError(500, undefined, { unexpected: 1 })) }, {}, 'Произошла ошибка'],
-    ['the subscribe call fails with the server’s message', { paySubscription: vi.fn().mockRejectedValue(new ApiError(502, 'PAYMENT_PROVIDER_ERROR', 'Платёжный сервис недоступен. Попробуйте позже')) }, {}, 'Платёжный сервис недоступен. Попробуйте позже'],
+    ['the subscribe call fails without a message', { paySubscription: () => Promise.reject(new ApiError(500, undefined, { unexpected: 1 })) }, {}, 'Произошла ошибка'],
+    ['the subscribe call fails with the server’s message', { paySubscription: () => Promise.reject(new ApiError(502, 'PAYMENT_PROVIDER_ERROR', 'Платёжный сервис недоступен. Попробуйте позже')) }, {}, 'Платёжный сервис недоступен. Попробуйте позже'],
     ['the widget throws', {}, { charge: vi.fn().mockRejectedValue(new Error('cp is not defined')) }, 'Произошла ошибка'],
-  ])('a failed start shows an error when %s', async (_case, apiOverrides: Partial<TariffsApi>, widgetOverrides: Partial<PaymentWidget>, message) => {
+  ])('a failed start shows an error when %s', async (_case, apiOverrides: Overrides, widgetOverrides: Partial<PaymentWidget>, message) => {
     const api = fakeApi(NO_PLAN, apiOverrides);
     renderTariffs(api, fakeWidget({ status: 'success' }, widgetOverrides));
     await userEvent.click((await plan('Бизнес')).getByRole('button', { name: 'Подписаться' }));
@@ -254,8 +287,8 @@ describe('Tariffs: subscribing', () => {
   });
 
   it('when the server has not confirmed in time, says so instead of success', async () => {
-    const paymentStatus = vi.fn<TariffsApi['paymentStatus']>().mockResolvedValue({ payment_id: 41, kind: 'subscription', status: 'pending' });
-    const api = fakeApi(NO_PLAN, { paymentStatus });
+    const api = fakeApi(NO_PLAN, { paymentStatus: () => Promise.resolve({ payment_id: 41, kind: 'subscription' as const, status: 'pending' as const }) });
+    const paymentStatus = api.paymentStatus;
     renderTariffs(api, fakeWidget(), { pollAttempts: 3 });
     await userEvent.click((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' }));
     await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
@@ -290,7 +323,7 @@ describe('Tariffs: cancelling', () => {
   });
 
   it('a failed cancel shows «Произошла ошибка» and keeps the plan', async () => {
-    const api = fakeApi(ON_PRO, { cancel: vi.fn().mockRejectedValue(new ApiError(0, 'NETWORK', 'Нет соединения с сервером')) });
+    const api = fakeApi(ON_PRO, { cancel: () => Promise.reject(new ApiError(0, 'NETWORK', 'Нет соединения с сервером')) });
     renderTariffs(api);
     await userEvent.click((await plan('Про')).getByRole('button', { name: 'Отменить подписку' }));
     await userEvent.click(screen.getByRole('button', { name: 'Да' }));

@@ -1,26 +1,20 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { BILLING_TEXTS, TEST_CARD_LIST, type PaymentStart, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts';
-import { Alert, Button, EmptyState, LoadError, MediaIcon, Modal, Skeleton, Spinner, WordsIcon, formatAmount, formatDate, formatMedia, formatWords, plural, serverMessage, useLoad, type LoadState } from '@app/kit';
+import { useId, useState, type ReactNode } from 'react';
+import { BILLING_TEXTS, TEST_CARD_LIST, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
+import { Alert, Button, EmptyState, LoadError, MediaIcon, Skeleton, Spinner, WordsIcon, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
+import { Dialog } from '@app/kit/dialog';
 import { tariffsApi, type TariffsApi } from './api.ts';
 import { cloudPaymentsWidget, type PaymentWidget } from './payment-widget.ts';
 import { descriptionParts, isPackage, planButton, trialApplies } from './plan.ts';
+import { usePayment, type Busy, type PaymentOutcome } from './use-payment.ts';
 
 export interface TariffsData {
   tariffs: Tariff[];
   check: SubscribeCheck;
 }
 
-/** A payment under way: the button of its plan spins, the others wait. */
-export type Busy = { tariffId: number; phase: 'starting' | 'paying' | 'confirming' } | null;
-export type Dialog = { kind: 'subscribe'; tariff: Tariff } | { kind: 'cancel'; tariff: Tariff } | null;
-type NoticeBody =
-  | { kind: 'blocked'; text: string }
-  | { kind: 'error'; text: string }
-  | { kind: 'declined'; reason: string }
-  | { kind: 'confirming' }
-  | { kind: 'paid'; purchase: 'plan' | 'package'; name: string }
-  | { kind: 'late' }
-  | { kind: 'cancelled'; name: string; until: string | null };
+export type { Busy };
+export type OpenDialog = { kind: 'subscribe'; tariff: Tariff } | { kind: 'cancel'; tariff: Tariff } | null;
+type NoticeBody = { kind: 'blocked'; text: string } | { kind: 'cancelled'; name: string; until: string | null } | PaymentOutcome;
 
 /** What happened to a plan, shown in its card, where the user clicked. */
 export type Notice = ({ tariffId: number } & NoticeBody) | null;
@@ -42,7 +36,7 @@ export interface TariffsViewProps {
   busy: Busy;
   cancelBusy: boolean;
   notice: Notice;
-  dialog: Dialog;
+  dialog: OpenDialog;
   onSelect: (tariff: Tariff) => void;
   onConfirmSubscribe: () => void;
   onCancelRequest: (tariff: Tariff) => void;
@@ -152,6 +146,37 @@ function Price({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
   );
 }
 
+/**
+ * What happens next with the current plan: the end of the trial and what will be charged then,
+ * the next renewal, or that the last renewal charge failed (CloudPayments retries it).
+ */
+export function RenewalNote({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
+  const amount = check.next_charge_amount === null ? null : formatAmount(check.next_charge_amount, tariff.currency_provider);
+  if (check.past_due) {
+    return (
+      <p className="plan__meta plan__meta--warning" role="status">
+        {BILLING_TEXTS.pastDue}
+      </p>
+    );
+  }
+  return (
+    <>
+      {check.card && <p className="plan__meta">Автопродление с карты {check.card}</p>}
+      {check.trial && check.next_charge_at ? (
+        <p className="plan__meta">
+          Пробный период до {formatDate(check.next_charge_at)}. Затем {amount ? `спишем ${amount}` : 'начнётся оплата'} и дальше каждый месяц.
+        </p>
+      ) : (
+        check.next_charge_at && (
+          <p className="plan__meta">
+            Следующее списание{amount ? ` ${amount}` : ''} — {formatDate(check.next_charge_at)}
+          </p>
+        )
+      )}
+    </>
+  );
+}
+
 interface PlanCardProps {
   tariff: Tariff;
   check: SubscribeCheck;
@@ -179,7 +204,7 @@ function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect
           <Button variant="ghost" block disabled={waiting} onClick={() => onCancelRequest(tariff)}>
             {CANCEL_LABEL}
           </Button>
-          {check.card && <p className="plan__meta">Автопродление с карты {check.card}</p>}
+          <RenewalNote tariff={tariff} check={check} />
         </>
       );
       break;
@@ -233,7 +258,7 @@ function SubscribeDialog({ tariff, data, onConfirm, onClose }: { tariff: Tariff;
   const current = data.check.subscriptions !== null && data.check.subscriptions !== tariff.id ? (data.tariffs.find((t) => t.id === data.check.subscriptions) ?? null) : null;
   const replacing = data.check.subscriptions !== null && data.check.subscriptions !== tariff.id;
   return (
-    <Modal
+    <Dialog
       title={`Подписка «${tariff.name}»`}
       onClose={onClose}
       footer={
@@ -255,7 +280,7 @@ function SubscribeDialog({ tariff, data, onConfirm, onClose }: { tariff: Tariff;
       )}
       {(tariff.words > 0 || tariff.media > 0) && (
         <p>
-          Каждый период начисляем {formatWords(tariff.words)} {plural(tariff.words, WORDS)} и {formatMedia(tariff.media)} медиа токена.
+          Каждый период начисляем {formatWords(tariff.words)} {plural(tariff.words, WORDS)} и {mediaTokens(tariff.media)}.
         </p>
       )}
       <p>Отменить подписку можно в любой момент: она будет действовать до конца оплаченного периода.</p>
@@ -264,15 +289,16 @@ function SubscribeDialog({ tariff, data, onConfirm, onClose }: { tariff: Tariff;
           {current ? `Текущий тариф «${current.name}»` : 'Текущая подписка'} будет заменён новым без перерасчёта: за оставшиеся дни деньги не возвращаются.
         </p>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 
 function CancelDialog({ tariff, check, busy, onConfirm, onClose }: { tariff: Tariff; check: SubscribeCheck; busy: boolean; onConfirm: () => void; onClose: () => void }) {
   return (
-    <Modal
+    <Dialog
       title="Отменить подписку?"
-      onClose={busy ? () => undefined : onClose}
+      dismissible={!busy}
+      onClose={onClose}
       footer={
         <>
           <Button variant="secondary" disabled={busy} onClick={onClose}>
@@ -288,7 +314,7 @@ function CancelDialog({ tariff, check, busy, onConfirm, onClose }: { tariff: Tar
         Автопродление тарифа «{tariff.name}» отключится. Подписка будет действовать {check.active_until ? `до ${formatDate(check.active_until)}` : 'до конца оплаченного периода'}, но
         пополнять токены до её окончания будет нельзя.
       </p>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -357,8 +383,6 @@ export function TariffsView(props: TariffsViewProps) {
   );
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export interface TariffsProps extends WidgetProps<'tariffs'> {
   api?: TariffsApi;
   widget?: PaymentWidget;
@@ -368,138 +392,80 @@ export interface TariffsProps extends WidgetProps<'tariffs'> {
 
 /**
  * Tariff selection (seed §2, §4): plan cards, a confirmation before subscribing, cancel with
- * «Да» / «Нет», and payment through the payment widget. The widget's word is not trusted:
- * after its success the plan (or the package's tokens) is awaited from the server.
+ * «Да» / «Нет», and payment through the payment widget (`usePayment`).
  */
 export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi, widget = cloudPaymentsWidget, pollDelayMs = POLL_DELAY_MS, pollAttempts = POLL_ATTEMPTS }: TariffsProps) {
-  const load = useCallback(async (): Promise<TariffsData> => {
-    const [tariffs, check] = await Promise.all([api.tariffs(frontend), api.check()]);
-    return { tariffs, check };
-  }, [api, frontend]);
-  const { state, reload, update } = useLoad(load);
-  const [purchased, setPurchased] = useState<number[]>([]);
-  const [busy, setBusy] = useState<Busy>(null);
-  const [cancelBusy, setCancelBusy] = useState(false);
+  const client = useKitQueryClient();
+  const tariffs = useRouteQuery(api.tariffs, { query: { frontend: frontend ? '1' : '0' } });
+  const check = useRouteQuery(api.check);
+  const state = combineQueries([tariffs, check], ([t, c]): TariffsData => ({ tariffs: t, check: c }));
+  const payment = usePayment({ api, widget, scriptUrl: paymentScriptUrl, pollDelayMs, pollAttempts });
   const [notice, setNotice] = useState<Notice>(null);
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const alive = useRef(true);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const cancel = useRouteMutation(api.cancel, {
+    // The server's answer is the new state: no refetch needed.
+    onSuccess: (result) => client.setQueryData<SubscribeCheck>(routeKey(api.check.route, {}), (old) => old && { ...old, cancelled: true, active_until: result.active_until }),
+  });
 
-  /** Polls the payment until the server's notification has marked it paid; then the plan state. */
-  const awaitConfirmation = async (paymentId: number): Promise<SubscribeCheck | null> => {
-    for (let attempt = 0; attempt < pollAttempts; attempt++) {
-      if (attempt > 0) await sleep(pollDelayMs);
-      if (!alive.current) return null;
-      try {
-        const payment = await api.paymentStatus(paymentId);
-        if (payment.status === 'paid') return await api.check();
-        if (payment.status !== 'pending') return null;
-      } catch {
-        // A failed poll is simply retried.
-      }
-    }
-    return null;
-  };
-
-  const startPayment = async (tariff: Tariff) => {
-    const asPackage = isPackage(tariff);
-    setNotice(null);
-    setBusy({ tariffId: tariff.id, phase: 'starting' });
-    let start: PaymentStart;
-    try {
-      await api.paymentKey();
-      await widget.load(paymentScriptUrl);
-      start = asPackage ? await api.payPackage(tariff.id) : await api.paySubscription(tariff.id);
-    } catch (err) {
-      setBusy(null);
-      setNotice({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) });
-      return;
-    }
-    setBusy({ tariffId: tariff.id, phase: 'paying' });
-    let outcome;
-    try {
-      outcome = await widget.charge(start.options);
-    } catch (err) {
-      setBusy(null);
-      setNotice({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) });
-      return;
-    }
-    if (outcome.status !== 'success') {
-      setBusy(null);
-      if (outcome.status === 'fail') setNotice({ tariffId: tariff.id, kind: 'declined', reason: outcome.reason });
-      return;
-    }
-    setBusy({ tariffId: tariff.id, phase: 'confirming' });
-    setNotice({ tariffId: tariff.id, kind: 'confirming' });
-    const confirmed = await awaitConfirmation(start.payment_id);
-    if (!alive.current) return;
-    setBusy(null);
-    if (!confirmed) {
-      setNotice({ tariffId: tariff.id, kind: 'late' });
-      return;
-    }
-    update((data) => ({ ...data, check: confirmed }));
-    if (asPackage) setPurchased((ids) => [...ids, tariff.id]);
-    setNotice({ tariffId: tariff.id, kind: 'paid', purchase: asPackage ? 'package' : 'plan', name: tariff.name });
+  const say = (next: Notice) => {
+    payment.dismiss();
+    setNotice(next);
   };
 
   const onSelect = (tariff: Tariff) => {
-    if (busy || state.status !== 'ready') return;
-    const button = planButton(tariff, state.data.check, purchased);
+    if (payment.busy || state.status !== 'ready') return;
+    const button = planButton(tariff, state.data.check, payment.purchased);
     if (button.kind !== 'pay') return;
     if (button.blockedReason) {
-      setNotice({ tariffId: tariff.id, kind: 'blocked', text: button.blockedReason });
+      say({ tariffId: tariff.id, kind: 'blocked', text: button.blockedReason });
       return;
     }
-    setNotice(null);
-    if (isPackage(tariff)) void startPayment(tariff);
+    say(null);
+    if (isPackage(tariff)) payment.start(tariff);
     else setDialog({ kind: 'subscribe', tariff });
   };
 
   const onConfirmSubscribe = () => {
     if (dialog?.kind !== 'subscribe') return;
     setDialog(null);
-    void startPayment(dialog.tariff);
+    payment.start(dialog.tariff);
   };
 
-  const onConfirmCancel = async () => {
-    if (dialog?.kind !== 'cancel' || cancelBusy) return;
-    setCancelBusy(true);
-    try {
-      const result = await api.cancel();
-      update((data) => ({ ...data, check: { ...data.check, cancelled: true, active_until: result.active_until } }));
-      setNotice({ tariffId: dialog.tariff.id, kind: 'cancelled', name: dialog.tariff.name, until: result.active_until });
-    } catch (err) {
-      setNotice({ tariffId: dialog.tariff.id, kind: 'error', text: serverMessage(err) });
-    } finally {
-      setCancelBusy(false);
-      setDialog(null);
-    }
+  const onConfirmCancel = () => {
+    if (dialog?.kind !== 'cancel' || cancel.isPending) return;
+    const { tariff } = dialog;
+    cancel.mutate(
+      {},
+      {
+        onSuccess: (result) => say({ tariffId: tariff.id, kind: 'cancelled', name: tariff.name, until: result.active_until }),
+        onError: (err) => say({ tariffId: tariff.id, kind: 'error', text: serverMessage(err) }),
+        onSettled: () => setDialog(null),
+      },
+    );
   };
 
+  const shown: Notice = payment.outcome ? { tariffId: payment.outcome.tariffId, ...payment.outcome.outcome } : notice;
   return (
     <TariffsView
       state={state}
       sandbox={sandbox}
-      purchased={purchased}
-      busy={busy}
-      cancelBusy={cancelBusy}
-      notice={notice}
+      purchased={payment.purchased}
+      busy={payment.busy}
+      cancelBusy={cancel.isPending}
+      notice={shown}
       dialog={dialog}
       onSelect={onSelect}
       onConfirmSubscribe={onConfirmSubscribe}
       onCancelRequest={(tariff) => {
-        setNotice(null);
+        say(null);
         setDialog({ kind: 'cancel', tariff });
       }}
-      onConfirmCancel={() => void onConfirmCancel()}
+      onConfirmCancel={onConfirmCancel}
       onCloseDialog={() => setDialog(null)}
-      onRetry={reload}
+      onRetry={() => {
+        if (tariffs.isError) void tariffs.refetch();
+        if (check.isError) void check.refetch();
+      }}
     />
   );
 }

@@ -1,29 +1,22 @@
-import { billingRoutes, type PaymentStart, type PaymentStatus, type ResponseOf, type SubscribeCheck, type Tariff } from '@app/contracts';
-import { call } from '@app/kit';
+import { billingEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface TariffsApi {
+/** The calls of the tariffs widget (tests pass fakes with the same routes). */
+export const tariffsApi = {
   /** GET /api/new/tariff?frontend=0|1 */
-  tariffs: (frontend: boolean) => Promise<Tariff[]>;
+  tariffs: routeCall(billingEndpoints.tariffs),
   /** GET /api/new/subscribe/check */
-  check: () => Promise<SubscribeCheck>;
+  check: routeCall(billingEndpoints.subscribeCheck),
   /** DELETE /api/new/subscribe/ */
-  cancel: () => Promise<ResponseOf<typeof billingRoutes.cancelSubscription>>;
+  cancel: routeCall(billingEndpoints.cancelSubscription),
   /** GET /api/payment/cloudpayments/key: the payment widget's public id. */
-  paymentKey: () => Promise<string>;
+  paymentKey: routeCall(billingEndpoints.paymentKey),
   /** GET /api/payment/cloudpayments/subscribe?id= (monthly plan) */
-  paySubscription: (tariffId: number) => Promise<PaymentStart>;
+  paySubscription: routeCall(billingEndpoints.paySubscription),
   /** GET /api/payment/cloudpayments/pay?id= (one-off package) */
-  payPackage: (tariffId: number) => Promise<PaymentStart>;
+  payPackage: routeCall(billingEndpoints.payPackage),
   /** GET /api/payment/cloudpayments/status?id=: where a payment stands (moved only by server notifications). */
-  paymentStatus: (paymentId: number) => Promise<PaymentStatus>;
-}
-
-export const tariffsApi: TariffsApi = {
-  tariffs: (frontend) => call(billingRoutes.tariffs, { query: { frontend: frontend ? '1' : '0' } }),
-  check: () => call(billingRoutes.subscribeCheck),
-  cancel: () => call(billingRoutes.cancelSubscription),
-  paymentKey: () => call(billingRoutes.paymentKey),
-  paySubscription: (id) => call(billingRoutes.paySubscription, { query: { id } }),
-  payPackage: (id) => call(billingRoutes.payPackage, { query: { id } }),
-  paymentStatus: (id) => call(billingRoutes.paymentStatus, { query: { id } }),
+  paymentStatus: routeCall(billingEndpoints.paymentStatus),
 };
+
+export type TariffsApi = typeof tariffsApi;

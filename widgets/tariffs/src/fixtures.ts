@@ -1,4 +1,4 @@
-import type { SubscribeCheck, Tariff } from '@app/contracts';
+import type { SubscribeCheck, Tariff } from '@app/contracts/browser';
 
 const base = { currency_provider: 'RUB', trial_days: 3, popular: false };
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WidgetOptions } from '@app/contracts';
+import type { WidgetOptions } from '@app/contracts/browser';
 import { USER_CANCELLED_REASON, cloudPaymentsWidget } from './payment-widget.ts';
 
 const options = { publicId: 'pk_test', invoiceId: '41', amount: 149 } as unknown as WidgetOptions;

@@ -1,4 +1,4 @@
-import type { WidgetOptions } from '@app/contracts';
+import type { WidgetOptions } from '@app/contracts/browser';
 
 /** How the payment form ended. The result is never trusted: money moves only on server notifications. */
 export type ChargeOutcome = { status: 'success' } | { status: 'fail'; reason: string } | { status: 'closed' };

@@ -1,4 +1,5 @@
-import { BILLING_TEXTS, DESCRIPTION_MARKERS, ERROR_CODES, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts';
+import { withMediaDecimals } from '@app/kit';
+import { BILLING_TEXTS, CLIENT_ERRORS, DESCRIPTION_MARKERS, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
 
@@ -8,8 +9,8 @@ export const trialApplies = (tariff: Tariff, check: SubscribeCheck): tariff is T
 
 /** Why a one-off package cannot be bought now (seed §4, §5), or null when it can. */
 export function packageBlock(check: SubscribeCheck): string | null {
-  if (check.subscriptions === null) return ERROR_CODES.SUBSCRIPTION_REQUIRED.message;
-  if (check.cancelled) return ERROR_CODES.SUBSCRIPTION_CANCELLED.message;
+  if (check.subscriptions === null) return CLIENT_ERRORS.SUBSCRIPTION_REQUIRED;
+  if (check.cancelled) return CLIENT_ERRORS.SUBSCRIPTION_CANCELLED;
   return null;
 }
 
@@ -41,7 +42,7 @@ export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; i
 
 const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
 
-/** A description line split at its icon markers (`[[words]]`, `[[media]]`). */
+/** A description line split at its icon markers (`[[words]]`, `[[media]]`), media token amounts with one decimal (seed §9). */
 export function descriptionParts(line: string): DescriptionPart[] {
   return line
     .split(MARKER_RE)
@@ -49,6 +50,6 @@ export function descriptionParts(line: string): DescriptionPart[] {
     .map((part): DescriptionPart => {
       if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
       if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
-      return { type: 'text', text: part };
+      return { type: 'text', text: withMediaDecimals(part) };
     });
 }

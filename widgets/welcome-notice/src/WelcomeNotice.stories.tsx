@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ERROR_CODES, WELCOME_GIFT, type WelcomeState } from '@app/contracts';
+import { WELCOME_GIFT, type WelcomeState } from '@app/contracts/browser';
+import { ERROR_CODES } from '@app/contracts';
 import { WelcomeNoticeView } from './WelcomeNotice.tsx';
 
 const noop = () => undefined;

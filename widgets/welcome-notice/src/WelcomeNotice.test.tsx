@@ -1,19 +1,20 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { WELCOME_GIFT, type WelcomeState } from '@app/contracts';
-import { ApiError, onBalances } from '@app/kit';
+import { WELCOME_GIFT, accountEndpoints, dashboardEndpoints, type User, type WelcomeState } from '@app/contracts/browser';
+import { ApiError, pageQueryClient, routeKey } from '@app/kit';
+import { fakeRoute } from '@app/kit/test';
 import { WelcomeNotice } from './WelcomeNotice.tsx';
-import type { WelcomeApi } from './api.ts';
 
 const base: WelcomeState = { visible: true, gift: { ...WELCOME_GIFT }, channel_url: 'https://t.me/neurostudio_news', bot_url: 'https://t.me/neurostudio_bot?start=abc', linked: false, claimed: false, sandbox: false };
 
-function fakeApi(state: Partial<WelcomeState> = {}, overrides: Partial<WelcomeApi> = {}): WelcomeApi {
+type Answer = () => Promise<never>;
+
+function fakeApi(state: Partial<WelcomeState> = {}, overrides: { check?: Answer; close?: Answer } = {}) {
   return {
-    state: vi.fn().mockResolvedValue({ ...base, ...state }),
-    check: vi.fn().mockResolvedValue({ claimed: true, balances: { words: 10000, media: 3 } }),
-    close: vi.fn().mockResolvedValue({ ok: true }),
-    ...overrides,
+    state: fakeRoute(dashboardEndpoints.welcome, { ...base, ...state }),
+    check: fakeRoute(dashboardEndpoints.welcomeCheck, overrides.check ?? { claimed: true, balances: { words: 10000, media: 3 } }),
+    close: fakeRoute(dashboardEndpoints.welcomeClose, overrides.close ?? { ok: true }),
   };
 }
 
@@ -42,17 +43,13 @@ describe('WelcomeNotice', () => {
     expect(screen.queryByRole('button', { name: 'Я подписался' })).not.toBeInTheDocument();
   });
 
-  it('announces the new balances to the page once the gift is granted', async () => {
-    const announced = vi.fn();
-    const stop = onBalances(announced);
-    try {
-      render(<WelcomeNotice api={fakeApi()} />);
-      await userEvent.click(await screen.findByRole('button', { name: 'Я подписался' }));
-      await screen.findByRole('heading', { name: 'Спасибо за подписку!' });
-      expect(announced).toHaveBeenCalledExactlyOnceWith({ words: 10000, media: 3 });
-    } finally {
-      stop();
-    }
+  it('puts the new balances in the page’s user query once the gift is granted', async () => {
+    const user: User = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 0, media: 0 }, resend_in: 0 };
+    pageQueryClient.setQueryData(routeKey(accountEndpoints.user, {}), user);
+    render(<WelcomeNotice api={fakeApi()} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Я подписался' }));
+    await screen.findByRole('heading', { name: 'Спасибо за подписку!' });
+    expect(pageQueryClient.getQueryData<User>(routeKey(accountEndpoints.user, {}))?.balances).toEqual({ words: 10000, media: 3 });
   });
 
   it.each([
@@ -60,7 +57,7 @@ describe('WelcomeNotice', () => {
     ['TELEGRAM_NOT_MEMBER', 'Вы ещё не подписаны на канал'],
     ['GIFT_ALREADY_CLAIMED', 'Подарок уже получен'],
   ])('shows the server’s message for %s and stays on step 1', async (code, message) => {
-    const api = fakeApi({}, { check: vi.fn().mockRejectedValue(new ApiError(422, code, message)) });
+    const api = fakeApi({}, { check: () => Promise.reject(new ApiError(422, code, message)) });
     render(<WelcomeNotice api={api} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Я подписался' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
@@ -86,7 +83,7 @@ describe('WelcomeNotice', () => {
 
   it('hides even when the close call fails (logged only)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const api = fakeApi({}, { close: vi.fn().mockRejectedValue(new ApiError(500, 'INTERNAL', 'Произошла ошибка')) });
+    const api = fakeApi({}, { close: () => Promise.reject(new ApiError(500, 'INTERNAL', 'Произошла ошибка')) });
     const { container } = render(<WelcomeNotice api={api} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Закрыть уведомление' }));
     expect(container).toBeEmptyDOMElement();

@@ -1,6 +1,6 @@
-import { useCallback, useId, useState } from 'react';
-import type { WelcomeState } from '@app/contracts';
-import { Alert, Button, MediaIcon, WordsIcon, announceBalances, failureMessage, formatMedia, formatWords, plural, useLoad } from '@app/kit';
+import { useId, useState } from 'react';
+import { accountEndpoints, type User, type WelcomeState } from '@app/contracts/browser';
+import { Alert, Button, MediaIcon, WordsIcon, failureMessage, formatMedia, formatWords, plural, routeKey, useKitQueryClient, useRouteMutation, useRouteQuery } from '@app/kit';
 import { welcomeApi, type WelcomeApi } from './api.ts';
 
 export type WelcomeStep = 'subscribe' | 'thanks';
@@ -91,40 +91,36 @@ export function WelcomeNoticeView({ state, step, busy, error, onCheck, onClose }
 }
 
 /**
- * Welcome notice (seed §4): step 1 subscribe prompt, step 2 thanks (the new balances are
- * announced to the page); closing notifies the server (GET /api/new/nt_close) and hides it.
+ * Welcome notice (seed §4): step 1 subscribe prompt, step 2 thanks (the page's user query takes
+ * the new balances, so the dashboard beside it shows them at once); closing notifies the server
+ * (GET /api/new/nt_close) and hides it.
  */
 export function WelcomeNotice({ api = welcomeApi }: { api?: WelcomeApi }) {
-  const load = useCallback(() => api.state(), [api]);
-  const { state } = useLoad(load);
-  const [claimed, setClaimed] = useState(false);
+  const client = useKitQueryClient();
+  const state = useRouteQuery(api.state);
   const [closed, setClosed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const check = useRouteMutation(api.check, {
+    onSuccess: (result) => client.setQueryData<User>(routeKey(accountEndpoints.user, {}), (user) => user && { ...user, balances: result.balances }),
+  });
+  const close = useRouteMutation(api.close, {
+    onError: (err) => console.warn('Не удалось закрыть приветствие на сервере', err),
+  });
 
-  if (state.status !== 'ready' || !state.data.visible || closed) return null;
-
-  const onCheck = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await api.check();
-      setClaimed(true);
-      // The balance shown beside the notice (the dashboard widget) takes the gift at once.
-      announceBalances(result.balances);
-    } catch (err) {
-      setError(failureMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  if (!state.data?.visible || closed) return null;
 
   const onClose = () => {
     setClosed(true);
-    api.close().catch((err: unknown) => {
-      console.warn('Не удалось закрыть приветствие на сервере', err);
-    });
+    close.mutate({});
   };
 
-  return <WelcomeNoticeView state={state.data} step={claimed || state.data.claimed ? 'thanks' : 'subscribe'} busy={busy} error={error} onCheck={() => void onCheck()} onClose={onClose} />;
+  return (
+    <WelcomeNoticeView
+      state={state.data}
+      step={check.isSuccess || state.data.claimed ? 'thanks' : 'subscribe'}
+      busy={check.isPending}
+      error={check.isError ? failureMessage(check.error) : null}
+      onCheck={() => check.mutate({})}
+      onClose={onClose}
+    />
+  );
 }

@@ -1,17 +1,14 @@
-import { dashboardRoutes, type ResponseOf, type WelcomeState } from '@app/contracts';
-import { call } from '@app/kit';
+import { dashboardEndpoints } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
 
-export interface WelcomeApi {
+/** The calls of the welcome notice (tests pass fakes with the same routes). */
+export const welcomeApi = {
   /** GET /api/new/welcome */
-  state: () => Promise<WelcomeState>;
+  state: routeCall(dashboardEndpoints.welcome),
   /** POST /api/new/welcome/check: checks the channel membership and grants the gift once. */
-  check: () => Promise<ResponseOf<typeof dashboardRoutes.welcomeCheck>>;
+  check: routeCall(dashboardEndpoints.welcomeCheck),
   /** GET /api/new/nt_close: closes the notice for good. */
-  close: () => Promise<ResponseOf<typeof dashboardRoutes.welcomeClose>>;
-}
-
-export const welcomeApi: WelcomeApi = {
-  state: () => call(dashboardRoutes.welcome),
-  check: () => call(dashboardRoutes.welcomeCheck),
-  close: () => call(dashboardRoutes.welcomeClose),
+  close: routeCall(dashboardEndpoints.welcomeClose),
 };
+
+export type WelcomeApi = typeof welcomeApi;

@@ -1,0 +1,57 @@
+import { BUDGETS, PAGE_BUDGETS, WIDGET_BUDGETS } from './budgets.ts';
+import type { FileSize } from './sizes.ts';
+
+/** One page's JS split by who it is for: each widget's files (`/widgets/<name>/…`) and the rest. */
+export interface PageWeight {
+  path: string;
+  shared: FileSize & { files: number };
+  widgets: Record<string, FileSize & { files: number }>;
+  total: FileSize & { files: number };
+}
+
+/** One measured figure against its budget. */
+export interface BudgetRow {
+  page: string;
+  figure: string;
+  value: number;
+  budget: number;
+  unit: 'KB gz' | 'requests';
+  ok: boolean;
+}
+
+const kb = (bytes: number) => bytes / 1024;
+
+/** Every figure of every page against the budgets of `budgets.ts`. */
+export function checkBudgets(pages: readonly PageWeight[]): BudgetRow[] {
+  const rows: BudgetRow[] = [];
+  const row = (page: string, figure: string, value: number, budget: number, unit: BudgetRow['unit']) => rows.push({ page, figure, value, budget, unit, ok: value <= budget });
+  for (const page of pages) {
+    row(page.path, 'shared (loader and host chunks)', kb(page.shared.gzip), BUDGETS.sharedKb, 'KB gz');
+    for (const [name, size] of Object.entries(page.widgets)) row(page.path, `widget ${name}`, kb(size.gzip), WIDGET_BUDGETS[name] ?? BUDGETS.widgetKb, 'KB gz');
+    const whole = PAGE_BUDGETS[page.path];
+    if (whole) {
+      row(page.path, 'all JS', kb(page.total.gzip), whole.totalKb, 'KB gz');
+      row(page.path, 'JS requests', page.total.files, whole.requests, 'requests');
+    }
+  }
+  return rows;
+}
+
+/** A page's scripts (URL paths) grouped as `PageWeight`, with `sizeOf` giving each file's size. */
+export function pageWeight(path: string, scripts: readonly string[], sizeOf: (urlPath: string) => FileSize | null): PageWeight {
+  const add = (into: FileSize & { files: number }, size: FileSize) => {
+    into.raw += size.raw;
+    into.gzip += size.gzip;
+    into.files += 1;
+  };
+  const empty = () => ({ raw: 0, gzip: 0, files: 0 });
+  const weight: PageWeight = { path, shared: empty(), widgets: {}, total: empty() };
+  for (const script of scripts) {
+    const size = sizeOf(script);
+    if (!size) continue;
+    const widget = /^\/widgets\/([a-z0-9-]+)\//.exec(script)?.[1];
+    add(widget ? (weight.widgets[widget] ??= empty()) : weight.shared, size);
+    add(weight.total, size);
+  }
+  return weight;
+}

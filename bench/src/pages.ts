@@ -1,0 +1,47 @@
+import { launchBrowser } from '../../e2e/support/browser.ts';
+import { instrument, type PageMeasure } from './react-copies.ts';
+import { startServer } from './server.ts';
+
+/** A page a person sees, as the bench opens it in Chromium. */
+export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/dashboard (unconfirmed)'] as const;
+
+/**
+ * Opens /login as a guest, signs in through the form and lands on /dashboard, opens the plans
+ * and the orders pages, then signs out, registers and lands on /dashboard with the email
+ * confirmation overlay (the page that loads the most host chunks: forms and dialog).
+ */
+export async function measurePages(): Promise<PageMeasure[]> {
+  const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  try {
+    const context = await browser.newContext({ locale: 'ru-RU' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const probe = await instrument(page);
+    const measures: PageMeasure[] = [];
+    await page.goto(`${server.baseUrl}/login`);
+    measures.push(await probe.measure('/login'));
+    await page.getByLabel('Email').fill(server.user.email);
+    await page.getByLabel('Пароль').fill(server.user.password);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    measures.push(await probe.measure('/dashboard'));
+    for (const path of ['/dashboard/user/payment', '/dashboard/user/orders']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      measures.push(await probe.measure(path));
+    }
+    await page.goto(`${server.baseUrl}/logout`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.goto(`${server.baseUrl}/register`);
+    await page.getByLabel('Email').fill(`bench-${String(Date.now())}@example.ru`);
+    await page.getByLabel('Пароль', { exact: true }).fill('bench-password-1');
+    await page.getByLabel('Повторите пароль').fill('bench-password-1');
+    await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.getByRole('dialog', { name: 'Подтвердите почту' }).waitFor();
+    measures.push(await probe.measure('/dashboard (unconfirmed)'));
+    return measures;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+
+/** One entry of the widget manifest the build writes and the server reads. */
+export const WidgetManifestEntrySchema = z.object({
+  name: z.string(),
+  /** URL of the widget's entry module, with a content hash for cache busting. */
+  entry: z.string(),
+  version: z.string(),
+  builtAt: z.string(),
+});
+export type WidgetManifestEntry = z.infer<typeof WidgetManifestEntrySchema>;
+export const WidgetManifestSchema = z.record(z.string(), WidgetManifestEntrySchema);
+export type WidgetManifest = z.infer<typeof WidgetManifestSchema>;
