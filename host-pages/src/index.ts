@@ -48,8 +48,9 @@ declare module 'fastify' {
   }
 }
 
-export function renderErrorPage(reply: FastifyReply, status: number): FastifyReply {
-  return reply.code(status).type(HTML).header('cache-control', 'no-store').send(renderErrorDocument(status));
+/** An error page; with the request's page context a signed-in user keeps the header and navigation. */
+export function renderErrorPage(reply: FastifyReply, status: number, ctx?: PageContext): FastifyReply {
+  return reply.code(status).type(HTML).header('cache-control', 'no-store').send(renderErrorDocument(status, ctx));
 }
 
 /**

@@ -93,12 +93,22 @@ ${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Не
   return doc.value;
 }
 
-/** A page for 404 and 500 that needs no widget. */
-export function renderErrorDocument(status: number): string {
-  const title = status === 404 ? 'Страница не найдена' : 'Произошла ошибка';
-  const text = status === 404 ? 'Такой страницы нет. Проверьте адрес или вернитесь на главную.' : 'Что-то пошло не так. Попробуйте обновить страницу чуть позже.';
+const ERROR_PAGES: Record<number, { title: string; text: string }> = {
+  404: { title: 'Страница не найдена', text: 'Такой страницы нет. Проверьте адрес или вернитесь на главную.' },
+  503: { title: 'Сервис временно недоступен', text: 'Мы уже восстанавливаем работу. Обновите страницу через минуту.' },
+};
+const SERVER_ERROR = { title: 'Произошла ошибка', text: 'Что-то пошло не так. Попробуйте обновить страницу чуть позже.' };
+
+/**
+ * A page for 404 and 5xx that needs no widget. A signed-in user keeps the header with the
+ * navigation and the footer, as on every other page; a guest sees the guest header.
+ */
+export function renderErrorDocument(status: number, ctx?: PageContext): string {
+  const { title, text } = ERROR_PAGES[status] ?? SERVER_ERROR;
+  const signedIn = Boolean(ctx?.viewer);
+  const layout = signedIn ? 'app' : 'auth';
   return html`<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
-<body class="layout-auth">${guestHeader()}<main class="page page--auth"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="/">На главную</a></div></main></body></html>`.value;
+<body class="layout-${layout}">${ctx && signedIn ? header(ctx, undefined) : guestHeader()}<main class="page page--${layout}"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="${signedIn ? '/dashboard' : '/'}">На главную</a></div></main>${ctx && signedIn ? html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>` : ''}</body></html>`.value;
 }

@@ -125,13 +125,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(externalPlugins, { ctx });
   await app.register(contextPlugin, { ctx });
-  installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status));
+  installErrorHandler(app, (req, reply, status) => renderErrorPage(reply, status, pageContext(ctx, req)));
 
-  // API replies are never cached, errors included; a route that serves a file sets its own.
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
-    done();
-  });
   enableMethodSpoofing(app, ALL_CONTRACTS);
   await app.register(healthRoutes);
   await app.register(hostPages, {

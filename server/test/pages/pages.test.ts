@@ -251,3 +251,27 @@ describe('/logout', () => {
     expect((await call(t.app, { url: '/api/new/user', cookies: { session: other.cookie } })).statusCode).toBe(200);
   });
 });
+
+describe('error pages', () => {
+  it('a signed-in user’s 404 keeps the signed-in header, navigation and footer (the dashboard links to pages still to come)', async () => {
+    const user = await newUser(t.db);
+    for (const url of ['/ai-products', '/ai-history', '/no/such/page?x=<b>']) {
+      const res = await page(url, user.cookie);
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain('Страница не найдена');
+      expect(res.body).toContain('class="site-nav"');
+      expect(res.body).toContain(user.email);
+      expect(res.body).toContain('href="/logout"');
+      expect(res.body).toContain('class="site-footer"');
+      expect(res.body).not.toContain('<b>');
+    }
+  });
+
+  it('a guest’s 404 has the guest header and no navigation', async () => {
+    const res = await page('/ai-products');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('site-header--guest');
+    expect(res.body).not.toContain('class="site-nav"');
+  });
+});

@@ -162,22 +162,37 @@ describe('/api/docs', () => {
 });
 
 describe('security headers', () => {
-  it('pages and API replies carry a strict CSP and the usual headers', async () => {
+  it('pages carry a strict CSP and the usual headers', async () => {
+    const res = await call(t.app, { url: '/login' });
+    const csp = parseCsp(res.headers['content-security-policy']);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    const scriptSrc = csp.get('script-src') ?? [];
+    expect(scriptSrc).toContain("'self'");
+    for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'http:', 'https:']) expect(scriptSrc).not.toContain(unsafe);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('base-uri')).toEqual(["'self'"]);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    // HSTS only where the public address is https (below).
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('API replies, successful or not, may load and frame nothing, and are not sniffed', async () => {
     const user = await newUser(t.db);
-    for (const res of [await call(t.app, { url: '/login' }), await call(t.app, { url: '/api/new/user', token: user.token })]) {
-      const csp = parseCsp(res.headers['content-security-policy']);
-      expect(csp.get('default-src')).toEqual(["'self'"]);
-      const scriptSrc = csp.get('script-src') ?? [];
-      expect(scriptSrc).toContain("'self'");
-      for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'http:', 'https:']) expect(scriptSrc).not.toContain(unsafe);
-      expect(csp.get('object-src')).toEqual(["'none'"]);
-      expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
-      expect(csp.get('base-uri')).toEqual(["'self'"]);
+    for (const res of [await call(t.app, { url: '/api/new/user', token: user.token }), await call(t.app, { url: '/api/new/user' }), await call(t.app, { url: '/api/new/nothing-here' })]) {
+      expect(parseCsp(res.headers['content-security-policy'])).toEqual(
+        new Map([
+          ['default-src', ["'none'"]],
+          ['frame-ancestors', ["'none'"]],
+        ]),
+      );
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-powered-by']).toBeUndefined();
-      // HSTS only where the public address is https (below).
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
   });

@@ -4,6 +4,7 @@ import { html, renderErrorPage } from '@app/host-pages';
 import { AppError } from '../../lib/app-error.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 import { authorize, mountRoute } from '../../lib/routes.ts';
+import { pageContext } from '../pages/page-context.ts';
 import { issueCsrfCookie, XSRF_COOKIE } from '../accounts/csrf.ts';
 import { claimWelcomeGift, closeWelcome, handleTelegramUpdate, linkTelegram, sandboxTelegramId, welcomeState } from './welcome.service.ts';
 import { addSandboxMember, welcomeFields } from './welcome.queries.ts';
@@ -37,9 +38,9 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
 
   // The sandbox bot: stands in for t.me/<bot> when no bot token is configured.
   app.get('/sandbox/telegram', { schema: { hide: true } }, async (req, reply) => {
-    if (!telegram.sandbox) return renderErrorPage(reply, 404);
+    if (!telegram.sandbox) return renderErrorPage(reply, 404, pageContext(ctx, req));
     const query = SandboxBotQuerySchema.safeParse(req.query);
-    if (!query.success) return renderErrorPage(reply, 404);
+    if (!query.success) return renderErrorPage(reply, 404, pageContext(ctx, req));
     const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, ctx.secrets.appSecret, ctx.config.publicUrl.startsWith('https://'));
     const { done, error } = req.query as Record<string, string | undefined>;
     const errorText = error ? (SANDBOX_BOT_ERRORS[error] ?? (error in ERROR_CODES ? ERROR_CODES[error as ErrorCode].message : ERROR_CODES.BAD_REQUEST.message)) : null;
@@ -72,7 +73,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
 
   // A plain HTML form: failures come back to the bot page as a message, not as JSON.
   app.post('/sandbox/telegram', { schema: { hide: true } }, async (req, reply) => {
-    if (!telegram.sandbox) return renderErrorPage(reply, 404);
+    if (!telegram.sandbox) return renderErrorPage(reply, 404, pageContext(ctx, req));
     const fields = (req.body ?? {}) as Record<string, unknown>;
     const start = typeof fields.start === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(fields.start) ? fields.start : '';
     const back = (query: string) => reply.redirect(`/sandbox/telegram?start=${start}&${query}`, 303);

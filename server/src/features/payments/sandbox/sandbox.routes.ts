@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { billingRoutes, z } from '@app/contracts';
 import { renderErrorPage, widget } from '@app/host-pages';
 import { AppError } from '../../../lib/app-error.ts';
+import { pageContext } from '../../pages/page-context.ts';
 import { mountRoute } from '../../../lib/routes.ts';
 import { rubles } from '../../billing/money.ts';
 import { runSandboxRenewals, sandboxCharge } from './sandbox.engine.ts';
@@ -28,7 +29,7 @@ export default async function sandboxRoutes(app: FastifyInstance): Promise<void>
     const query = CheckoutQuerySchema.safeParse(req.query);
     const viewer = req.viewer;
     const invoice = query.success && viewer ? await findUserInvoice(ctx.db, viewer.id, query.data.payment_id) : undefined;
-    if (viewer && !invoice) return renderErrorPage(reply, 404);
+    if (viewer && !invoice) return renderErrorPage(reply, 404, pageContext(ctx, req));
     return app.sendPage(req, reply, {
       access: 'user',
       layout: 'embed',
