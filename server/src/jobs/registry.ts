@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineJob, type AnyJob } from './job.ts';
 import { recordExpiredFailures } from './jobs.queries.ts';
-import { pruneRateLimits } from '../lib/rate-limit.ts';
+import { pruneRateLimits } from '../lib/rate-limits.queries.ts';
 import { mailJob } from '../mail/mail.job.ts';
 import { expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payments/payments.jobs.ts';

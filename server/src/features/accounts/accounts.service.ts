@@ -2,7 +2,7 @@ import type { User } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import { hmacSha256, randomDigits, randomToken, safeEqual } from '../../lib/crypto.ts';
-import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { hitRateLimit } from '../../lib/rate-limits.queries.ts';
 import type { Executor, Tx } from '../../db/database.ts';
 import { confirmationCodeMail, passwordResetMail } from '../../mail/templates.ts';
 import { mailJob } from '../../mail/mail.job.ts';
