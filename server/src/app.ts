@@ -26,6 +26,7 @@ import notificationRoutes from './features/payments/notifications.routes.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
 import filesRoutes from './features/files/files.routes.ts';
+import adminRoutes from './features/admin/admin.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,5 +143,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(dashboardRoutes);
   await app.register(welcomeRoutes);
   await app.register(filesRoutes);
+  await app.register(adminRoutes);
   return app;
 }

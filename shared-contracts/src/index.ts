@@ -8,6 +8,8 @@ export * from './billing.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
 export * from './files.contract.ts';
+export * from './admin.contract.ts';
+export * from './admin.browser.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';
@@ -17,6 +19,7 @@ import { billingRoutes } from './billing.contract.ts';
 import { dashboardRoutes } from './dashboard.contract.ts';
 import { chatRoutes } from './chat.contract.ts';
 import { fileRoutes } from './files.contract.ts';
+import { adminRoutes } from './admin.contract.ts';
 
 /** Every call of the API, by feature. */
 export const routes = {
@@ -25,4 +28,5 @@ export const routes = {
   dashboard: dashboardRoutes,
   chat: chatRoutes,
   files: fileRoutes,
+  admin: adminRoutes,
 } as const;

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { adminRoutes } from '@app/contracts';
+import { mountRoute } from '../../lib/routes.ts';
+import { listJobFailures } from '../../jobs/jobs.queries.ts';
+
+const PAGE_SIZE = 20;
+
+/** Admin calls (`/api/admin/*`); the admin panel builds on these. */
+export default async function adminRoutesPlugin(app: FastifyInstance): Promise<void> {
+  const { ctx } = app;
+  mountRoute(app, adminRoutes.jobFailures, async ({ query }) => {
+    const { rows, total } = await listJobFailures(ctx.db, { offset: (query.page - 1) * PAGE_SIZE, limit: PAGE_SIZE, unresolvedOnly: query.unresolved === '1' });
+    return {
+      data: rows.map((r) => ({ ...r, failed_at: r.failed_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null })),
+      last_page: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    };
+  });
+}
