@@ -52,6 +52,7 @@ function toMessage(m: ChatMessageInput): ChatCompletionMessageParam {
   };
 }
 
+/** `length` stays `length`; everything else (`stop`, `content_filter`, `tool_calls`) is a finished answer. */
 function finishReason(reason: string | null | undefined): 'stop' | 'length' {
   return reason === 'length' ? 'length' : 'stop';
 }
@@ -135,10 +136,14 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
           if (deadline.callerAborted) break;
           // Servers that count usage per chunk send running totals: the last one wins.
           if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-          const choice = chunk.choices[0];
+          const choice = chunk.choices.find((c) => c.index === 0);
           if (choice?.finish_reason) finish = finishReason(choice.finish_reason);
           const text = choice?.delta.content;
-          if (text) yield { type: 'delta', text };
+          if (text) {
+            // The consumer's time with a delta is not the provider's silence.
+            deadline.pause();
+            yield { type: 'delta', text };
+          }
           deadline.restart(this.idleMs);
         }
       } catch (e) {
@@ -164,7 +169,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     try {
       const body: ChatCompletionCreateParamsNonStreaming = { ...this.chatBody(req), stream: false };
       const res = await this.client.chat.completions.create(body, { signal: deadline.signal });
-      const choice = res.choices[0];
+      const choice = res.choices.find((c) => c.index === 0) ?? res.choices[0];
       if (!choice) throw new ProviderError('invalid_response', `${what}: no choices in the reply`);
       return {
         text: choice.message.content ?? '',
@@ -245,7 +250,6 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     for (const item of res.data ?? []) {
       let data: Buffer;
       if (item.b64_json) data = Buffer.from(item.b64_json, 'base64');
-      else if (item.url?.startsWith('data:')) data = Buffer.from(item.url.slice(item.url.indexOf(',') + 1), 'base64');
       else if (item.url) data = (await downloadFile(item.url, { maxBytes: MAX_IMAGE_DOWNLOAD_BYTES, timeoutMs: this.imageTimeoutMs, signal: deadline.signal })).data;
       else throw new ProviderError('invalid_response', `${what}: an image without data`);
       images.push({ data, mime: sniffImageMime(data) ?? fallback });

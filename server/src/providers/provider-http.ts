@@ -45,6 +45,11 @@ export class Deadline {
     }, ms);
   }
 
+  /** Stops the timer until the next `restart` (while a stream's consumer handles a chunk). */
+  pause(): void {
+    clearTimeout(this.timer);
+  }
+
   /** Stops the timer and forgets the caller's signal; call when the call is over. */
   dispose(): void {
     clearTimeout(this.timer);
@@ -102,11 +107,22 @@ export interface DownloadOptions {
   headers?: Record<string, string>;
 }
 
+/** The bytes and type of a base64 `data:` URL (what providers answer small outputs with). */
+function fromDataUrl(url: string, maxBytes: number): DownloadedFile {
+  const match = /^data:([^;,]*)(?:;[^,]*)?;base64,/.exec(url);
+  if (!match) throw new ProviderError('bad_request', 'download: only base64 data: URLs are supported');
+  const data = Buffer.from(url.slice(match[0].length), 'base64');
+  if (data.length > maxBytes) throw new ProviderError('invalid_response', `download: ${data.length} bytes is over the limit of ${maxBytes}`);
+  return { data, mime: match[1] || (sniffImageMime(data) ?? 'application/octet-stream') };
+}
+
 /**
  * GETs an http(s) URL into memory, refusing more than `maxBytes` (by `content-length` before
- * reading, and by counting while reading, for servers that do not say).
+ * reading, and by counting while reading, for servers that do not say). Base64 `data:` URLs
+ * are decoded in place.
  */
 export async function downloadFile(url: string, opts: DownloadOptions): Promise<DownloadedFile> {
+  if (url.startsWith('data:')) return fromDataUrl(url, opts.maxBytes);
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -131,6 +131,9 @@ describe('predictions by polling', () => {
     await elsewhere.download(url, { maxBytes: 5000 });
     expect(fake.server.requests.at(-1)?.headers.authorization).toBeUndefined();
     expect(await failure(() => provider.download('file:///etc/passwd', { maxBytes: 10 }))).toMatchObject({ kind: 'bad_request' });
+    const inline = `data:video/mp4;base64,${Buffer.from('tiny clip').toString('base64')}`;
+    expect(await provider.download(inline, { maxBytes: 9 })).toEqual({ data: Buffer.from('tiny clip'), mime: 'video/mp4' });
+    expect(await failure(() => provider.download(inline, { maxBytes: 8 }))).toMatchObject({ kind: 'invalid_response' });
     fake.fileBytes = Buffer.from('fake mp4 bytes');
   });
 });
