@@ -25,7 +25,7 @@ export * from './chat.browser.ts';
 export * from './widgets.contract.ts';
 export type { Role, Balances, User, AuthResult } from './accounts.contract.ts';
 export type { Tariff, SubscribeCheck, PaymentStart, PaymentStatus, SubscriptionRecord, PackagePurchase, AutoCharge, UserSubscriptionStatus } from './billing.contract.ts';
-export type { ChatMessage, ChatModel } from './chat.contract.ts';
+export type { ChatMessage, ChatModel, ChatListItem, ChatSendResult } from './chat.contract.ts';
 export type { DashboardCard, WelcomeState } from './dashboard.contract.ts';
 export type { Receipt, WidgetOptions, NotificationKind } from './cloudpayments.protocol.ts';
 export type { ErrorText, ErrorEnvelope } from './envelope.ts';

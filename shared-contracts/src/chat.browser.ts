@@ -1,13 +1,53 @@
-import type { Endpoint } from './route.ts';
+import * as z from 'zod/mini';
+import { IdSchema } from './fields.ts';
+import type { Endpoint, MultipartSpec } from './route.ts';
 
-/* What of the chat contract the browser needs: endpoints, limits and texts. */
+/* What of the chat contract the browser needs: endpoints, limits, the message form's schema (zod/mini) and texts. */
 
-export const CHAT_LIMITS = { maxImages: 2, titleLength: 20, imageTypes: ['image/png', 'image/jpeg'] } as const;
+/** Largest image a message may carry, in bytes. */
+export const CHAT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const CHAT_LIMITS = {
+  /** Seed §9: at most 2 images per message. */
+  maxImages: 2,
+  /** Seed §9: chat titles are cut at 20 characters (plus «…»). */
+  titleLength: 20,
+  imageTypes: ['image/png', 'image/jpeg'],
+  imageMaxBytes: CHAT_IMAGE_MAX_BYTES,
+  messageMaxLength: 20_000,
+  titleMaxLength: 100,
+} as const;
+
+/** The files of a message: `image_example` and `image_example_2` (seed §7), PNG or JPEG by content. */
+export const CHAT_UPLOADS = {
+  files: {
+    image_example: { accept: ['png', 'jpeg'], maxBytes: CHAT_IMAGE_MAX_BYTES },
+    image_example_2: { accept: ['png', 'jpeg'], maxBytes: CHAT_IMAGE_MAX_BYTES },
+  },
+  maxFiles: CHAT_LIMITS.maxImages,
+  maxTotalBytes: CHAT_LIMITS.maxImages * CHAT_IMAGE_MAX_BYTES,
+} as const satisfies MultipartSpec;
+
+/** The text fields of a message (seed §7: ai_models_id, param, message, chat_id). */
+export const ChatSendFieldsSchema = z.object({
+  ai_models_id: IdSchema,
+  param: z.optional(z.string().check(z.maxLength(200, 'Слишком длинный параметр'))),
+  message: z.string({ error: 'Введите сообщение' }).check(z.trim(), z.minLength(1, 'Введите сообщение'), z.maxLength(CHAT_LIMITS.messageMaxLength, 'Сообщение слишком длинное')),
+  chat_id: z.optional(IdSchema),
+});
+
+export const ChatRenameBodySchema = z.object({
+  title: z.string({ error: 'Введите название' }).check(z.trim(), z.minLength(1, 'Введите название'), z.maxLength(CHAT_LIMITS.titleMaxLength, 'Не длиннее 100 символов')),
+});
 
 export const chatPaths = {
   list: { method: 'GET', path: '/api/new/chat', access: 'user' },
   messages: { method: 'GET', path: '/api/new/chat/:id', access: 'user' },
-  send: { method: 'POST', path: '/api/new/chat', access: 'confirmed', multipart: true },
+  send: { method: 'POST', path: '/api/new/chat', access: 'confirmed', multipart: CHAT_UPLOADS },
+  sendStream: { method: 'POST', path: '/api/new/chat/stream', access: 'confirmed', multipart: CHAT_UPLOADS },
+  stop: { method: 'POST', path: '/api/new/chat/:id/stop', access: 'user' },
+  rename: { method: 'PATCH', path: '/api/new/chat/:id', access: 'user' },
+  remove: { method: 'DELETE', path: '/api/new/chat/:id', access: 'user' },
   models: { method: 'GET', path: '/api/new/chat_models', access: 'user' },
 } as const satisfies Record<string, Endpoint>;
 
@@ -15,4 +55,5 @@ export const CHAT_TEXTS = {
   requestFailed: 'Ошибка при выполнении запроса',
   sendFailed: 'Ошибка при отправке',
   you: 'Вы',
+  newChat: 'Новый чат',
 } as const;

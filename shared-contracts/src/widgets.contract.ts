@@ -25,6 +25,11 @@ export const widgetProps = {
   'history-button': z.object({ href: withDefault(z.string(), '/dashboard/user/orders'), label: withDefault(z.string(), 'История заказов') }),
   conversion: z.object({ payments: z.number().check(z.int()) }),
   'welcome-notice': z.object({}),
+  /** The AI chat at /chat: where the too-few-words screen sends the user. */
+  chat: z.object({
+    plansUrl: withDefault(z.string(), '/dashboard/user/payment'),
+    packagesUrl: withDefault(z.string(), '/dashboard/user/payment#packages'),
+  }),
   /** The sandbox's stand-in for the CloudPayments payment form (opened in a frame by /sandbox/cloudpayments.js). */
   'sandbox-checkout': z.object({
     payment_id: z.number().check(z.int()),
