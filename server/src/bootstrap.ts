@@ -34,8 +34,14 @@ export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}
   const db = createDb(databaseUrl, { poolSize: config.databasePoolSize, ...config.database, onError: (err) => log.warn({ err }, 'database connection lost') });
   try {
     if (opts.migrate !== false) {
-      const applied = await migrateToLatest(db);
-      if (applied.length) log.info({ applied }, 'migrations applied');
+      // Migrations may take longer than any request may (an index on a big table): no statement limit.
+      const migrator = createDb(databaseUrl, { poolSize: 1, statementTimeoutMs: 0 });
+      try {
+        const applied = await migrateToLatest(migrator);
+        if (applied.length) log.info({ applied }, 'migrations applied');
+      } finally {
+        await migrator.destroy();
+      }
     }
     if (opts.seed !== false && embedded) await seedIfEmpty(db, log);
   } catch (err) {

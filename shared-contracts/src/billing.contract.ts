@@ -67,6 +67,8 @@ export const PaymentStatusSchema = z.object({
   payment_id: z.number().int(),
   kind: z.enum(['subscription', 'package']),
   status: z.enum(['pending', 'paid', 'failed', 'refunded']),
+  /** Why a payment that went through was not accepted (its money is being returned), to show as is. */
+  message: z.string().nullable(),
 });
 export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 

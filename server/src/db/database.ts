@@ -21,7 +21,7 @@ export type Executor = Db | Tx;
 export interface DbOptions {
   /** Connections in the pool. */
   poolSize: number;
-  /** Server-side limit of one statement (`statement_timeout`); the client gives up a little later. */
+  /** Server-side limit of one statement (`statement_timeout`); the client gives up a little later. 0: no limit (migrations). */
   statementTimeoutMs?: number;
   /** How long a request waits for a connection (to open one, or for one to come free). */
   connectTimeoutMs?: number;
@@ -47,6 +47,17 @@ export class DatabaseUnavailableError extends Error {
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|the database system is (starting up|shutting down)/i;
 
+/**
+ * Whether an error says the connection itself is gone or in an unknown state (the backend ended,
+ * the socket broke, the client gave up waiting): such a connection must not be reused. A
+ * statement cancelled by `statement_timeout` leaves its connection healthy.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /^E(CONNRESET|PIPE|TIMEDOUT)$/.test(code))) return true;
+  return err instanceof Error && /Connection terminated|Query read timeout|not queryable|Client was closed/i.test(err.message);
+}
+
 /** Whether an error (or its cause) says the database is unavailable rather than that a query is wrong. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
@@ -71,7 +82,7 @@ class GuardedClient implements PostgresPoolClient {
     const result = (this.client.query as (...a: unknown[]) => unknown)(...args);
     if (!(result instanceof Promise)) return result;
     return result.catch((err: unknown) => {
-      if (isDatabaseUnavailable(err)) this.broken ??= err as Error;
+      if (isConnectionLost(err)) this.broken ??= err as Error;
       throw err;
     });
   }
@@ -134,9 +145,8 @@ export function createDb(connectionString: string, options: number | DbOptions):
     max: opts.poolSize,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
-    statement_timeout: statementTimeoutMs,
     // A frozen server or a silent network never answers: give up on the client side too.
-    query_timeout: statementTimeoutMs + 5_000,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 } : {}),
     keepAlive: true,
   });
   const report = (err: Error) => opts.onError?.(err);

@@ -39,6 +39,11 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   singletonKey?(payload: z.output<S>): string;
   /** Cron expression (UTC): the job is also enqueued on this schedule, with an empty payload. */
   readonly cron?: string;
+  /**
+   * What of a payload may be kept when the job fails for good (`job_failures`, read by admins):
+   * secrets such as mailed codes and links must not outlive the job. Default: the payload.
+   */
+  redact?(payload: unknown): unknown;
   /** Whether this process's configuration uses the job at all (sandbox-only jobs, for example). */
   enabled?(ctx: AppContext): boolean;
   // Method syntax: a list of jobs of different payloads (`AnyJob[]`) holds them all.

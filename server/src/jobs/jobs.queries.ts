@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 
-const message = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 4000);
+const message = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : typeof err === 'string' ? err : JSON.stringify(err)).slice(0, 4000);
 
 /** Records a job that failed its last attempt (once per job). */
 export async function recordJobFailure(db: Executor, failure: { jobId: string; queue: string; payload: unknown; error: unknown; attempts: number }): Promise<void> {
@@ -13,17 +13,17 @@ export async function recordJobFailure(db: Executor, failure: { jobId: string; q
 }
 
 /**
- * Records jobs pg-boss failed for good without our handler seeing the last failure (a run that
- * outlived `expireInSeconds`, a worker that died): every failed job whose retries are spent.
+ * Jobs pg-boss failed for good that `job_failures` does not hold yet (a run that outlived
+ * `expireInSeconds`, a worker that died): every failed job whose retries are spent.
  */
-export async function recordExpiredFailures(db: Executor): Promise<number> {
-  const res = await sql`
-    insert into job_failures (job_id, queue, payload, error, attempts)
-    select j.id::text, j.name, coalesce(j.data, 'null'::jsonb), left(coalesce(j.output::text, 'failed'), 4000), j.retry_count + 1
+export async function exhaustedJobs(db: Executor): Promise<{ id: string; name: string; data: unknown; output: unknown; attempts: number }[]> {
+  const res = await sql<{ id: string; name: string; data: unknown; output: unknown; attempts: number }>`
+    select j.id::text as id, j.name, j.data, j.output, j.retry_count + 1 as attempts
     from pgboss.job j
     where j.state = 'failed' and j.retry_count >= j.retry_limit
-    on conflict (job_id) do nothing`.execute(db);
-  return Number(res.numAffectedRows ?? 0);
+      and not exists (select 1 from job_failures f where f.job_id = j.id::text)
+    limit 500`.execute(db);
+  return res.rows;
 }
 
 /** Failed jobs, newest first, for the admin panel. */

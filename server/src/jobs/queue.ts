@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
 import type { AnyJob, JobDefinition } from './job.ts';
-import { recordJobFailure } from './jobs.queries.ts';
+import { exhaustedJobs, recordJobFailure } from './jobs.queries.ts';
 
 /** The channel a committed `send` wakes the workers on (NOTIFY is delivered at commit). */
 const WAKE_CHANNEL = 'ns_jobs';
@@ -28,6 +28,8 @@ export class Jobs {
   private readonly workerIds = new Map<string, string[]>();
   private listener: pg.Client | null = null;
   private stopping = false;
+  /** Aborted when the queue stops: running jobs learn it through their signal and wind down. */
+  private readonly stopped = new AbortController();
   private ctx: AppContext | null = null;
 
   constructor(
@@ -49,7 +51,10 @@ export class Jobs {
     await this.boss.start();
     for (const job of this.definitions.values()) {
       const { retries, retryDelaySeconds, backoff, expireInSeconds, policy } = job.options;
-      await this.boss.createQueue(job.name, { name: job.name, policy, retryLimit: retries, retryDelay: retryDelaySeconds, retryBackoff: backoff, expireInSeconds });
+      const queue = { name: job.name, policy, retryLimit: retries, retryDelay: retryDelaySeconds, retryBackoff: backoff, expireInSeconds };
+      await this.boss.createQueue(job.name, queue);
+      // createQueue keeps an existing queue as it was: options changed in code must reach it too.
+      await this.boss.updateQueue(job.name, queue);
     }
     if (!opts.work) return;
     for (const job of this.definitions.values()) {
@@ -67,19 +72,37 @@ export class Jobs {
   private async run(job: AnyJob, item: PgBoss.JobWithMetadata): Promise<void> {
     const ctx = this.ctx;
     if (!ctx) throw new Error('the queue is not started');
-    const signal = AbortSignal.timeout(job.options.expireInSeconds * 1000);
+    const signal = AbortSignal.any([AbortSignal.timeout(job.options.expireInSeconds * 1000), this.stopped.signal]);
     try {
       await job.run(ctx, job.payload.parse(item.data), { id: item.id, attempt: item.retryCount + 1, signal });
     } catch (err) {
       const final = item.retryCount >= item.retryLimit;
       this.log.error({ err, job: job.name, id: item.id, attempt: item.retryCount + 1, final }, 'job failed');
       if (final) {
-        await recordJobFailure(ctx.db, { jobId: item.id, queue: job.name, payload: item.data, error: err, attempts: item.retryCount + 1 }).catch((recordErr: unknown) =>
+        await recordJobFailure(ctx.db, { jobId: item.id, queue: job.name, payload: this.redact(job.name, item.data), error: err, attempts: item.retryCount + 1 }).catch((recordErr: unknown) =>
           this.log.error({ err: recordErr, job: job.name, id: item.id }, 'could not record a failed job'),
         );
       }
       throw err;
     }
+  }
+
+  /** What of a payload of `queue` may be kept after it failed for good. */
+  private redact(queue: string, payload: unknown): unknown {
+    const job = this.definitions.get(queue);
+    return job?.redact ? job.redact(payload) : payload;
+  }
+
+  /**
+   * Records the jobs pg-boss failed for good without a handler seeing the last failure (a run that
+   * outlived its time, a worker that died), redacted like the others; answers how many.
+   */
+  async recordExhausted(db: Executor): Promise<number> {
+    const rows = await exhaustedJobs(db);
+    for (const row of rows) {
+      await recordJobFailure(db, { jobId: row.id, queue: row.name, payload: this.redact(row.name, row.data), error: row.output ?? 'failed', attempts: row.attempts });
+    }
+    return rows.length;
   }
 
   /** Enqueues `payload` for `job` (checked against its schema), inside `opts.tx` when given; answers the job id (null when a singleton key kept it out). */
@@ -134,6 +157,7 @@ export class Jobs {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopped.abort(new Error('the job queue is stopping'));
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);

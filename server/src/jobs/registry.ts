@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { defineJob, type AnyJob } from './job.ts';
-import { recordExpiredFailures } from './jobs.queries.ts';
 import { pruneRateLimits } from '../lib/rate-limits.queries.ts';
 import { mailJob } from '../mail/mail.job.ts';
 import { expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payments/payments.jobs.ts';
 import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandbox/sandbox.engine.ts';
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
+import { releaseStaleHoldsJob } from '../features/wallet/wallet.jobs.ts';
 
 const pruneRateLimitsJob = defineJob({
   name: 'maintenance.rate-limits',
@@ -25,7 +25,7 @@ const recordFailuresJob = defineJob({
   cron: '* * * * *',
   options: { retries: 0, policy: 'singleton' },
   run: async (ctx) => {
-    const n = await recordExpiredFailures(ctx.db);
+    const n = await ctx.jobs.recordExhausted(ctx.db);
     if (n) ctx.log.warn({ jobs: n }, 'jobs failed for good');
   },
 });
@@ -41,4 +41,5 @@ export const ALL_JOBS: readonly AnyJob[] = [
   sandboxRenewalsJob,
   sandboxNotifyJob,
   telegramPollJob,
+  releaseStaleHoldsJob,
 ];

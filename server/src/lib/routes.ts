@@ -129,10 +129,14 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
           await (handler as (ctx: RouteContext<R> & { stream: SseSink<StreamSpec> }) => Promise<void>)({ ...context, stream });
         } catch (err) {
           // Before the first event the failure is an ordinary error reply (status and envelope).
-          if (!stream.opened) throw err;
-          if (!(err instanceof AppError) || err.status >= 500) req.log.error({ err }, 'stream failed');
+          if (!stream.opened) {
+            stream.discard();
+            throw err;
+          }
+          if (!stream.signal.aborted && (!(err instanceof AppError) || err.status >= 500)) req.log.error({ err }, 'stream failed');
           stream.fail(envelopeOf(err));
         } finally {
+          // A handler that sent nothing still answers a (empty) stream, not a half-made reply.
           stream.end();
         }
         return reply;

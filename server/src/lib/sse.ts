@@ -2,16 +2,13 @@ import type { FastifyReply } from 'fastify';
 import type { StreamSpec, z } from '@app/contracts';
 import { parse } from 'zod/v4/core';
 
-/** Seconds between comment lines that keep an idle stream open through proxies. */
-export const HEARTBEAT_SECONDS = 15;
-
 /** What a stream route's handler writes to. */
 export interface SseSink<S extends StreamSpec> {
   /** Sends one event; its data is checked against the event's schema. */
   send<K extends keyof S['events'] & string>(event: K, data: z.input<S['events'][K]>): void;
   /** Aborts when the client goes away (or the server closes): stop the work, keep what must be kept. */
   readonly signal: AbortSignal;
-  /** Whether the stream has been opened (an event or the heartbeat went out). */
+  /** Whether the stream has been opened (its first event went out). */
   readonly opened: boolean;
 }
 
@@ -30,7 +27,7 @@ export class SseStream<S extends StreamSpec> implements SseSink<S> {
   constructor(
     private readonly reply: FastifyReply,
     private readonly spec: S,
-    private readonly heartbeatSeconds = HEARTBEAT_SECONDS,
+    private readonly heartbeatSeconds: number,
   ) {
     // The response closes when the connection does: before the end we wrote, the client left.
     reply.raw.on('close', () => {
@@ -85,11 +82,18 @@ export class SseStream<S extends StreamSpec> implements SseSink<S> {
     this.write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`);
   }
 
-  end(): void {
-    if (this.ended) return;
+  /** Gives the stream up before it opened: the failure goes out as an ordinary error reply. */
+  discard(): void {
     this.ended = true;
     this.stopHeartbeat();
-    if (this.isOpen && !this.reply.raw.destroyed) this.reply.raw.end();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    if (!this.isOpen && !this.reply.raw.destroyed) this.open();
+    this.ended = true;
+    this.stopHeartbeat();
+    if (!this.reply.raw.destroyed) this.reply.raw.end();
   }
 
   private stopHeartbeat(): void {

@@ -9,5 +9,10 @@ export const mailJob = defineJob({
   name: 'mail.send',
   payload: MailMessageSchema,
   options: { retries: 8, concurrency: 8, expireInSeconds: 120 },
+  // Only who it was for: the message carries codes and sign-in links.
+  redact: (message) => {
+    const { to, subject } = message as { to?: unknown; subject?: unknown };
+    return { to, subject: typeof subject === 'string' ? subject.replace(/\d{4,}/g, '••••••') : null };
+  },
   run: (ctx, message) => ctx.mailer.send(message),
 });

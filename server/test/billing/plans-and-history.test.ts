@@ -181,7 +181,7 @@ describe('GET /api/payment/cloudpayments/status', () => {
     await subscribe(t.app, user, catalog.monthly);
     const invoice = await startPayment(t.app, user, catalog.wordsPack);
     const status = (id: number, token = user.token) => call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(id)}`, token });
-    expect((await status(invoice.payment_id)).data.json).toEqual({ payment_id: invoice.payment_id, kind: 'package', status: 'pending' });
+    expect((await status(invoice.payment_id)).data.json).toEqual({ payment_id: invoice.payment_id, kind: 'package', status: 'pending', message: null });
     await notify(t.app, 'pay', { TransactionId: nextTransactionId(), Amount: '290.00', Currency: 'RUB', InvoiceId: String(invoice.payment_id), AccountId: String(user.id) });
     expect((await status(invoice.payment_id)).data.json).toMatchObject({ status: 'paid' });
     const stranger = await newUser(t.db);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, fakeCloudPaymentsApi, newUser, nextTransactionId, notify, payFields, seedCatalog, startPayment, walletState, type Catalog, type FakeServer, type TestApp } from '../support/index.ts';
+import { call, createTestApp, fakeCloudPaymentsApi, newUser, nextTransactionId, notify, payFields, seedCatalog, startPayment, walletState, type Catalog, type FakeServer, type TestApp } from '../support/index.ts';
 
 /** Faults found from outside: several trials for one user, and notifications in another currency. */
 
@@ -70,6 +70,9 @@ describe('one trial per user', () => {
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: granted.words, media: granted.media_tenths });
     const invoice = await t.db.selectFrom('invoices').select('status').where('id', '=', refusedInvoice.payment_id).executeTakeFirstOrThrow();
     expect(invoice.status).toBe('refunded');
+    // The buyer's page is told the truth, not «paid».
+    const status = await call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(refusedInvoice.payment_id)}`, token: user.token });
+    expect(status.data.json).toEqual({ payment_id: refusedInvoice.payment_id, kind: 'subscription', status: 'refunded', message: 'Пробный период уже использован: тариф не подключён, деньги вернутся на карту.' });
   });
 
   it('a trial invoice paid after another plan was paid is not a trial: refunded, nothing granted, the paid plan stays', async () => {
@@ -85,9 +88,29 @@ describe('one trial per user', () => {
       [catalog.monthly.id, 'active'],
     ]);
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: catalog.monthly.words, media: catalog.monthly.media_tenths });
+    const status = await call(t.app, { url: `/api/payment/cloudpayments/status?id=${String(trial.payment_id)}`, token: user.token });
+    expect(status.data.json).toMatchObject({ status: 'failed' });
+    expect((status.data.json as { message: string }).message).toContain('Пробный период уже использован');
     // A repeat of the same Pay changes nothing more.
     expect((await notify(t.app, 'pay', late)).code).toBe(0);
     expect((await logOf(user.id)).filter((l) => l.cause === 'trial_already_used_refunded')).toHaveLength(1);
+  });
+
+  it('a refused trial whose CloudPayments subscription an early Recurrent pinned (the Pay naming none) gets that subscription cancelled', async () => {
+    const user = await newUser(t.db);
+    const first = await startPayment(t.app, user, catalog.trial);
+    const second = await startPayment(t.app, user, catalog.pro);
+    expect((await notify(t.app, 'pay', payFields(first, user, { SubscriptionId: 'sc_pinned_first' }))).code).toBe(0);
+    // CloudPayments tells about the second plan's subscription before its Pay, which then names none.
+    const proAmount = (catalog.pro.amount_kopecks / 100).toFixed(2);
+    expect((await notify(t.app, 'recurrent', { Id: 'sc_pinned_second', AccountId: String(user.id), Status: 'Active', Amount: proAmount, Currency: 'RUB' })).code).toBe(0);
+    cp.requests.length = 0;
+    expect((await notify(t.app, 'pay', payFields(second, user))).code).toBe(0);
+    const calls = await eventually(
+      async () => cp.requests.map((r) => ({ path: r.path, body: r.body })),
+      (c) => c.some((x) => x.path === '/subscriptions/cancel'),
+    );
+    expect(calls).toContainEqual({ path: '/subscriptions/cancel', body: { Id: 'sc_pinned_second' } });
   });
 
   it('at most one paid trial per user is enforced by the database too', async () => {

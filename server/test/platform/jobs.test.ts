@@ -7,7 +7,6 @@ import type { AppContext } from '../../src/context.ts';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { defineJob, type AnyJob } from '../../src/jobs/job.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
-import { recordExpiredFailures } from '../../src/jobs/jobs.queries.ts';
 import { mailJob } from '../../src/mail/mail.job.ts';
 import { call, createTestApp, createTestDatabase, csrfPair, type TestApp } from '../support/index.ts';
 
@@ -80,7 +79,7 @@ describe('typed jobs', () => {
     expect(failure.error).toContain('provider is down (3)');
     expect(attempts).toBe(3);
     // The sweep of jobs pg-boss failed by itself does not record it twice.
-    await recordExpiredFailures(db);
+    await jobs.recordExhausted(db);
     expect(await db.selectFrom('job_failures').select('id').where('job_id', '=', id ?? '').execute()).toHaveLength(1);
   });
 
@@ -94,7 +93,7 @@ describe('typed jobs', () => {
     const jobs = await startJobs([job]);
     const id = await jobs.send(job, {});
     await until(async () => {
-      await recordExpiredFailures(db);
+      await jobs.recordExhausted(db);
       return (await db.selectFrom('job_failures').select('id').where('job_id', '=', id ?? '').executeTakeFirst()) !== undefined;
     }, 30_000);
   });
@@ -159,6 +158,24 @@ describe('typed jobs', () => {
     expect(await jobs.send(job, { key: 'a' })).not.toBeNull();
     expect(await jobs.send(job, { key: 'a' })).toBeNull();
     expect(await jobs.send(job, { key: 'b' })).not.toBeNull();
+  });
+
+  it('keeps only what the job allows of a failed payload: no mailed code or link outlives the job', async () => {
+    const job = defineJob({
+      name: 'test.secret-mail',
+      payload: z.object({ to: z.string(), subject: z.string(), text: z.string() }),
+      options: { retries: 0 },
+      redact: (payload) => ({ to: (payload as { to: string }).to }),
+      run: async () => {
+        throw new Error('SMTP refused');
+      },
+    });
+    const jobs = await startJobs([job]);
+    const id = await jobs.send(job, { to: 'a@b.ru', subject: '123456 — код', text: 'код 123456, ссылка /password/reset/secret' });
+    await until(async () => (await db.selectFrom('job_failures').select('id').where('job_id', '=', id ?? '').executeTakeFirst()) !== undefined, 20_000);
+    const failure = await db.selectFrom('job_failures').select(['payload']).where('job_id', '=', id ?? '').executeTakeFirstOrThrow();
+    expect(failure.payload).toEqual({ to: 'a@b.ru' });
+    expect(mailJob.redact?.({ to: 'a@b.ru', subject: '482913 — код подтверждения почты Нейростудии', text: 'x', html: 'y' })).toEqual({ to: 'a@b.ru', subject: '•••••• — код подтверждения почты Нейростудии' });
   });
 });
 

@@ -31,7 +31,7 @@ const streamRoute = defineRoute({
   access: 'user',
   summary: 'Test stream',
   tags: ['test'],
-  body: z.object({ ticks: z.number().int().min(0).max(50), pauseMs: z.number().int().min(0).max(5000).default(0), failAt: z.number().int().optional(), failEarly: z.boolean().optional() }),
+  body: z.object({ ticks: z.number().int().min(0).max(50), pauseMs: z.number().int().min(0).max(5000).default(0), failAt: z.number().int().optional(), failEarly: z.boolean().optional(), silent: z.boolean().optional() }),
   stream: { events: { tick: z.object({ n: z.number().int() }), done: z.object({ total: z.number().int() }) } },
   response: z.null(),
 });
@@ -54,6 +54,7 @@ beforeAll(async () => {
       });
       mountRoute(app, streamRoute, async ({ body, stream }) => {
         if (body.failEarly) throw new AppError('INSUFFICIENT_TOKENS');
+        if (body.silent) return;
         for (let n = 1; n <= body.ticks; n++) {
           if (stream.signal.aborted) {
             aborted.push(`stopped at ${String(n)}`);
@@ -274,6 +275,14 @@ describe('stream routes (Server-Sent Events)', () => {
       { event: 'tick', data: { n: 1 } },
       { event: 'error', data: { status: 'error', code: 'SERVICE_UNAVAILABLE', text: 'Провайдер не ответил' } },
     ]);
+  });
+
+  it('a handler that sends nothing answers an empty stream, not an error', async () => {
+    const user = await newUser(t.db);
+    const res = await streamCall(user, { ticks: 0, silent: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    expect(parseEvents(res.body).events).toEqual([]);
   });
 
   it('keeps the access and CSRF rules and validates the body like JSON routes', async () => {

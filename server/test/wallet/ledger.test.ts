@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error.ts';
 import { credit, debitUpTo, ledgerSums, placeHold, releaseHold, settleHold, getRawBalances } from '../../src/features/wallet/wallet.queries.ts';
 import { createTestApp, newUser, type TestApp } from '../support/index.ts';
+import { STALE_HOLD_MINUTES, releaseStaleHolds } from '../../src/features/wallet/wallet.jobs.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -159,5 +160,28 @@ describe('wallet ledger', () => {
     const user = await newUser(t.db);
     await grant(user.id, 'words', 5, `seed-n-${String(user.id)}`);
     await expect(t.db.updateTable('wallets').set({ balance: -1 }).where('user_id', '=', user.id).execute()).rejects.toThrow(/check/i);
+  });
+});
+
+describe('holds whose work was lost', () => {
+  it('a retry of a closed hold says it is closed, and holds open past the limit are given back', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-s-${String(user.id)}`);
+    const done = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 30, idempotencyKey: `s-done-${String(user.id)}` });
+    expect(done.status).toBe('held');
+    await settleHold(t.db, done, 30);
+    const retried = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 30, idempotencyKey: `s-done-${String(user.id)}` });
+    expect(retried).toMatchObject({ id: done.id, status: 'settled' });
+    const lost = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 50, idempotencyKey: `s-lost-${String(user.id)}` });
+    const fresh = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 10, idempotencyKey: `s-fresh-${String(user.id)}` });
+    await t.db.updateTable('wallet_holds').set({ created_at: new Date(Date.now() - (STALE_HOLD_MINUTES + 5) * 60_000) } as never).where('id', '=', lost.id).execute();
+    expect(await releaseStaleHolds(t.ctx)).toBeGreaterThanOrEqual(1);
+    const rows = await t.db.selectFrom('wallet_holds').select(['id', 'status']).where('id', 'in', [lost.id, fresh.id]).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: lost.id, status: 'released' },
+      { id: fresh.id, status: 'held' },
+    ]);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(100 - 30 - 10);
+    await expectConsistent(user.id);
   });
 });

@@ -27,7 +27,7 @@ function fakeApi(check: SubscribeCheck | SubscribeCheck[], overrides: Overrides 
     paymentKey: fakeRoute(e.paymentKey, overrides.paymentKey ?? (() => 'pk_test')),
     paySubscription: fakeRoute(e.paySubscription, overrides.paySubscription ?? ((r) => start(idOf(r), 149))),
     payPackage: fakeRoute(e.payPackage, overrides.payPackage ?? ((r) => start(idOf(r), 290))),
-    paymentStatus: fakeRoute(e.paymentStatus, overrides.paymentStatus ?? ((r) => ({ payment_id: idOf(r), kind: idOf(r) >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const }))),
+    paymentStatus: fakeRoute(e.paymentStatus, overrides.paymentStatus ?? ((r) => ({ payment_id: idOf(r), kind: idOf(r) >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const, message: null }))),
   } satisfies TariffsApi;
 }
 type FakeApi = ReturnType<typeof fakeApi>;
@@ -204,7 +204,7 @@ describe('Tariffs: subscribing', () => {
   });
 
   it('pays: key, script once, subscribe call, widget; then polls the payment until the server marks it paid', async () => {
-    const pending = { payment_id: 42, kind: 'subscription' as const, status: 'pending' as const };
+    const pending = { payment_id: 42, kind: 'subscription' as const, status: 'pending' as const, message: null };
     const statuses = vi.fn().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
     const api = fakeApi([NO_PLAN, ON_PRO], { paymentStatus: () => statuses() as Promise<typeof pending> });
     const paymentStatus = api.paymentStatus;
@@ -229,7 +229,7 @@ describe('Tariffs: subscribing', () => {
   });
 
   it('buys a package without a confirmation and shows «Покупка завершена» once the tokens arrive', async () => {
-    const pending = { payment_id: 44, kind: 'package' as const, status: 'pending' as const };
+    const pending = { payment_id: 44, kind: 'package' as const, status: 'pending' as const, message: null };
     const statuses = vi.fn().mockResolvedValueOnce(pending).mockResolvedValueOnce(pending).mockResolvedValue({ ...pending, status: 'paid' });
     const api = fakeApi(ON_PRO, { paymentStatus: () => statuses() as Promise<typeof pending> });
     const paymentStatus = api.paymentStatus;
@@ -287,7 +287,7 @@ describe('Tariffs: subscribing', () => {
   });
 
   it('when the server has not confirmed in time, says so instead of success', async () => {
-    const api = fakeApi(NO_PLAN, { paymentStatus: () => Promise.resolve({ payment_id: 41, kind: 'subscription' as const, status: 'pending' as const }) });
+    const api = fakeApi(NO_PLAN, { paymentStatus: () => Promise.resolve({ payment_id: 41, kind: 'subscription' as const, status: 'pending' as const, message: null }) });
     const paymentStatus = api.paymentStatus;
     renderTariffs(api, fakeWidget(), { pollAttempts: 3 });
     await userEvent.click((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' }));
@@ -329,5 +329,16 @@ describe('Tariffs: cancelling', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Да' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Произошла ошибка$/);
     expect((await plan('Про')).getByRole('button', { name: 'Ваш тариф' })).toBeInTheDocument();
+  });
+
+  it('a payment the server did not accept (a second trial) says why and that the money comes back, not success', async () => {
+    const message = 'Пробный период уже использован: тариф не подключён, деньги вернутся на карту.';
+    const api = fakeApi(NO_PLAN, { paymentStatus: () => Promise.resolve({ payment_id: 41, kind: 'subscription' as const, status: 'failed' as const, message }) });
+    renderTariffs(api, fakeWidget(), { pollAttempts: 3 });
+    await userEvent.click((await plan('Старт')).getByRole('button', { name: 'Попробовать за 99 р.' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Перейти к оплате' }));
+    expect(await screen.findByText(new RegExp(message.slice(0, 30)))).toBeInTheDocument();
+    expect(screen.queryByText(/подключён\./)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ваш тариф' })).not.toBeInTheDocument();
   });
 });

@@ -80,6 +80,7 @@ export function usePayment({ api, widget, scriptUrl, pollDelayMs, pollAttempts }
     const attempts = finished && state ? state.dataUpdateCount + state.errorUpdateCount : 0;
     const paid = status.data?.status === 'paid' && !status.isFetching;
     if (paid) confirming = { kind: 'paid', purchase: isPackage(phase.tariff) ? 'package' : 'plan', name: phase.tariff.name };
+    else if (status.data?.message) confirming = { kind: 'declined', reason: status.data.message };
     else if ((status.data && status.data.status !== 'pending' && status.data.status !== 'paid') || (attempts >= pollAttempts && !status.isFetching)) confirming = { kind: 'late' };
     else confirming = { kind: 'confirming' };
   }

@@ -6,7 +6,10 @@ import * as m0004 from './0004_refunded_amounts.ts';
 import * as m0005 from './0005_one_paid_trial.ts';
 import * as m0006 from './0006_create_job_failures.ts';
 import * as m0007 from './0007_create_wallet_apply.ts';
+import * as m0008 from './0008_create_ai_catalog.ts';
 import * as m0010 from './0010_create_files.ts';
+import * as m0011 from './0011_create_chats.ts';
+import * as m0012 from './0012_wallet_apply_hold_status.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -17,5 +20,8 @@ export const migrations: Record<string, Migration> = {
   '0005_one_paid_trial': m0005,
   '0006_create_job_failures': m0006,
   '0007_create_wallet_apply': m0007,
+  '0008_create_ai_catalog': m0008,
   '0010_create_files': m0010,
+  '0011_create_chats': m0011,
+  '0012_wallet_apply_hold_status': m0012,
 };

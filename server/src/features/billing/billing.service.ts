@@ -23,6 +23,10 @@ import { savedCard } from './cards.queries.ts';
 import type { SubscriptionRow } from './billing.table.ts';
 
 const PRODUCT = 'Нейростудия';
+
+/** A trial paid after another paid plan: not credited, its money goes back (notifications.service). */
+export const TRIAL_ALREADY_USED = 'trial_already_used';
+const TRIAL_ALREADY_USED_MESSAGE = 'Пробный период уже использован: тариф не подключён, деньги вернутся на карту.';
 const iso = (d: Date) => d.toISOString();
 
 export async function subscribeCheck(ctx: AppContext, userId: number): Promise<SubscribeCheck> {
@@ -58,7 +62,8 @@ export async function subscriptionStatus(ctx: AppContext, userId: number): Promi
 export async function paymentStatus(ctx: AppContext, userId: number, paymentId: number) {
   const invoice = await findUserInvoice(ctx.db, userId, paymentId);
   if (!invoice) throw new AppError('NOT_FOUND', 'Платёж не найден');
-  return { payment_id: invoice.id, kind: invoice.kind, status: invoice.status };
+  const refused = invoice.failure_reason === TRIAL_ALREADY_USED;
+  return { payment_id: invoice.id, kind: invoice.kind, status: invoice.status, message: refused ? TRIAL_ALREADY_USED_MESSAGE : null };
 }
 
 /** Creates the invoice of a monthly plan (and its subscription, unpaid until the Pay notification). */

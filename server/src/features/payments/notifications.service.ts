@@ -9,6 +9,7 @@ import { DAY_MS, addMonths, kopecksFrom } from '../billing/money.ts';
 import { changeSubscription, currentSubscription, findSubscription, hasPaidSubscription, lockSubscription, lockUserForPayment, logSubscription } from '../billing/subscriptions.queries.ts';
 import { findInvoice, lockInvoice, lockInvoiceByTransaction, updateInvoice } from '../billing/invoices.queries.ts';
 import { saveCard } from '../billing/cards.queries.ts';
+import { TRIAL_ALREADY_USED } from '../billing/billing.service.ts';
 import { CURRENT_STATUSES, type SubscriptionRow } from '../billing/billing.table.ts';
 import {
   claimNotification,
@@ -202,9 +203,14 @@ async function applyPay(ctx: AppContext, tx: Tx, n: PaymentNotification): Promis
   // trial) was paid is not credited; its money goes back and its recurrent subscription is cancelled.
   // Pays of one user are serialised by the user lock above, so this sees every earlier one.
   if (sub.is_trial && (await hasPaidSubscription(tx, invoice.user_id))) {
-    await changeSubscription(tx, sub, 'expired', 'trial_already_used_refunded', n.TransactionId, { ended_at: now, cp_subscription_id: n.SubscriptionId ?? null });
+    // The payment stays on record (a Refund notification finds it by its transaction) but not as paid.
+    await updateInvoice(tx, invoice.id, { status: 'failed', failure_reason: TRIAL_ALREADY_USED });
+    // Its CloudPayments subscription (named by the Pay, or pinned here by an early Recurrent) must not charge again.
+    const cpId = n.SubscriptionId ?? sub.cp_subscription_id;
+    if (n.SubscriptionId) await unlinkCpSubscription(tx, n.SubscriptionId, sub.id);
+    await changeSubscription(tx, sub, 'expired', 'trial_already_used_refunded', n.TransactionId, { ended_at: now, cp_subscription_id: cpId });
     await ctx.jobs.send(refundTransactionJob, { transactionId: n.TransactionId, amountKopecks: invoice.amount_kopecks }, { tx });
-    if (n.SubscriptionId) await ctx.jobs.send(cancelCpSubscriptionJob, { id: n.SubscriptionId }, { tx });
+    if (cpId) await ctx.jobs.send(cancelCpSubscriptionJob, { id: cpId }, { tx });
     return CP_CODES.ok;
   }
   // One current plan per user: a plan bought over another replaces it (no proration).

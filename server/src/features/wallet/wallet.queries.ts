@@ -113,12 +113,17 @@ export interface HoldRef {
   kind: WalletKind;
   /** Taken from the balance when the hold was placed: the most the operation may cost. */
   amount: number;
+  /**
+   * `held` for a new hold, or an existing one still open; `settled`/`released` when a retry with
+   * the key finds it already closed: the work it paid for was done (or given up) before.
+   */
+  status: 'held' | 'settled' | 'released';
 }
 
 type WalletOp =
   | { op: 'hold'; user_id: number; kind: WalletKind; amount: number; key: string; ref_type: string | null; ref_id: string | null }
   | { op: 'settle'; hold_id: number; spent: number };
-type HoldResult = { status: 'held' | 'existing'; hold_id: number; user_id: number; kind: WalletKind; amount: number } | { status: 'insufficient' };
+type HoldResult = { status: 'held' | 'existing'; hold_id: number; user_id: number; kind: WalletKind; amount: number; hold_status: HoldRef['status'] } | { status: 'insufficient' };
 type SettleResult = { status: 'settled' | 'released' | 'closed'; returned: number };
 
 /** Runs operations through `wallet_apply` (migration 0007): one statement, so all apply or none. */
@@ -132,8 +137,10 @@ async function applyOps(db: Executor, ops: readonly WalletOp[]): Promise<unknown
 /**
  * Sends the operations of one wallet that arrive while an earlier call for it is under way as one
  * `wallet_apply` call: one round trip and one commit for all of them, so a busy wallet is not
- * limited to one commit at a time. Operations of one wallet keep their order; a call touches one
- * wallet row, so calls cannot deadlock each other.
+ * limited to one commit at a time. Operations of one wallet keep their order. Within a process a
+ * wallet has one call at a time; calls of two processes (web and worker) on one wallet can still
+ * deadlock (a hold row and the wallet row, locked in opposite orders): PostgreSQL then aborts one
+ * of them whole, and it is sent again.
  */
 class WalletBatcher {
   private readonly queues = new Map<string, { op: WalletOp; resolve: (r: unknown) => void; reject: (e: unknown) => void }[]>();
@@ -164,7 +171,12 @@ class WalletBatcher {
       }
       const batch = queue.splice(0, this.maxBatch);
       try {
-        const results = await applyOps(this.db, batch.map((b) => b.op));
+        const ops = batch.map((b) => b.op);
+        // A deadlock aborted the whole call (nothing applied): the same call again is safe.
+        const results = await applyOps(this.db, ops).catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === '40P01') return applyOps(this.db, ops);
+          throw err;
+        });
         batch.forEach((b, i) => b.resolve(results[i]));
       } catch (err) {
         // Nothing of the batch applied (one statement): each caller sees the failure and may retry with its key.
@@ -215,7 +227,7 @@ export async function placeHold(db: Executor, hold: { userId: number; kind: Wall
   if (result.user_id !== hold.userId || result.kind !== kind || result.amount !== hold.amount) {
     throw new Error(`hold key ${hold.idempotencyKey} is already used for another hold`);
   }
-  return { id: result.hold_id, userId: result.user_id, kind: result.kind, amount: result.amount };
+  return { id: result.hold_id, userId: result.user_id, kind: result.kind, amount: result.amount, status: result.hold_status };
 }
 
 /**
@@ -244,3 +256,7 @@ export async function ledgerSums(db: Executor, userId: number): Promise<RawBalan
   for (const row of rows) sums[row.kind] = row.sum;
   return sums;
 }
+
+/** Holds still open after `olderThan`: what they paid for was given up (a crash, a lost reply). */
+export const staleHolds = (db: Executor, olderThan: Date) =>
+  db.selectFrom('wallet_holds').select(['id', 'user_id as userId', 'kind']).where('status', '=', 'held').where('created_at', '<', olderThan).orderBy('id').limit(500).execute();

@@ -27,6 +27,9 @@ const DECLINE = {
   refused: { reason: 'RejectedByMerchant', code: '5057', text: 'Платёж отклонён магазином' },
 } as const;
 
+/** Sandbox refund ids: the refunded payment's id above this (payments are numbered from 1 by a sequence). */
+const REFUND_ID_OFFSET = 9_000_000_000;
+
 /** After this many failed renewal charges the subscription is Rejected (as CloudPayments does). */
 const MAX_FAILED_RENEWALS = 3;
 
@@ -263,7 +266,8 @@ export class SandboxCloudPaymentsApi implements CloudPaymentsApi {
 
   async refund(transactionId: number, amountRub: number): Promise<void> {
     const ctx = this.ctx();
-    const refundId = await nextSandboxTransactionId(ctx.db);
+    // One refund per payment, however often the refund job retries: the same refund id, so its notification applies once.
+    const refundId = REFUND_ID_OFFSET + transactionId;
     await ctx.jobs.send(sandboxNotifyJob, {
       kind: 'refund',
       fields: { TransactionId: refundId, PaymentTransactionId: transactionId, Amount: amountRub.toFixed(2), Currency: 'RUB', DateTime: cpDateTime(new Date()), OperationType: 'Refund', TestMode: 1 },
