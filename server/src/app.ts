@@ -27,6 +27,7 @@ import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
 import filesRoutes from './features/files/files.routes.ts';
 import adminRoutes from './features/admin/admin.routes.ts';
+import chatRoutes from './features/chat/chat.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -144,5 +145,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(welcomeRoutes);
   await app.register(filesRoutes);
   await app.register(adminRoutes);
+  await app.register(chatRoutes);
   return app;
 }

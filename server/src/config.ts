@@ -74,6 +74,7 @@ const EnvSchema = z
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
+    DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
     SUPPORT_URL: z.string().default('mailto:support@neurostudio.local'),
@@ -189,7 +190,18 @@ export interface Config {
   widgetDevServers: Record<string, string>;
   /** Where uploaded and generated files are kept. */
   storage: StorageConfig;
+  /** The offline demo provider's pace: average pause before each streamed word. */
+  demoWordDelayMs: number;
+  /**
+   * Keys of AI provider connections, by variable name: every variable whose name ends in
+   * `_API_KEY` or `_API_TOKEN`. A connection names its variable (`api_key_env`); other variables
+   * (the database URL, the app secret) can never be sent to a provider.
+   */
+  providerKeys: Readonly<Record<string, string>>;
 }
+
+/** Environment variables a provider connection may take its key from. */
+export const PROVIDER_KEY_NAME = /^[A-Z][A-Z0-9_]*_(API_KEY|API_TOKEN)$/;
 
 /** Local disk (the default) or an S3-compatible service. */
 export type StorageConfig =
@@ -266,6 +278,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     widgetsDir: fromRoot(e.WIDGETS_DIR),
     loaderDir: fromRoot(e.LOADER_DIR),
     widgetDevServers: e.WIDGET_DEV_SERVERS,
+    demoWordDelayMs: e.DEMO_WORD_DELAY_MS,
+    providerKeys: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => PROVIDER_KEY_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].trim() !== '')),
     storage: e.S3_BUCKET
       ? {
           kind: 's3',

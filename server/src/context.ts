@@ -10,6 +10,9 @@ import { SandboxCloudPaymentsApi } from './features/payments/sandbox/sandbox.eng
 import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
+import { PgListener } from './lib/pg-listener.ts';
+import { ProviderRegistry } from './providers/registry.ts';
+import { ChatRuns } from './features/chat/chat-runs.ts';
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -29,6 +32,12 @@ export interface AppContext {
   readonly telegram: TelegramClient;
   /** Uploaded and generated files: local disk under DATA_DIR/files, or an S3-compatible service. */
   readonly storage: Storage;
+  /** This process's LISTEN connection: NOTIFYs of other processes (job wake-ups, stop requests). */
+  readonly listener: PgListener;
+  /** Adapters of the AI provider connections (OpenAI-compatible, Replicate, the demo). */
+  readonly providers: ProviderRegistry;
+  /** Chat answers being written by this process. */
+  readonly chatRuns: ChatRuns;
 }
 
 export interface ContextDeps {
@@ -44,28 +53,36 @@ export interface ContextDeps {
 export function createContext(deps: ContextDeps): AppContext {
   const { config } = deps;
   const cp = config.cloudpayments;
+  const listener = new PgListener(deps.databaseUrl, deps.log);
   const ctx: { -readonly [K in keyof AppContext]: AppContext[K] } = {
     config,
     db: deps.db,
     log: deps.log,
     secrets: deps.secrets,
-    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS),
+    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS, listener),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: deps.log }),
     cloudpayments: cp.sandbox ? new SandboxCloudPaymentsApi(() => ctx) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret),
     telegram: config.telegram.botToken ? new HttpTelegramClient(config.telegram.apiUrl, config.telegram.botToken) : new SandboxTelegramClient(deps.db),
     storage: createStorage(config.storage),
+    listener,
+    providers: new ProviderRegistry(config),
+    chatRuns: new ChatRuns(() => ctx),
   };
   return ctx;
 }
 
 /** Starts the job queue; with `work` (RUN_WORKERS, or the worker process) also its workers and schedules. */
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
+  ctx.chatRuns.listen();
   await ctx.jobs.start(ctx, opts);
+  await ctx.listener.start();
 }
 
-/** Stops the queue (waiting for running jobs), closes the mailer and the storage client; the database is the caller's. */
+/** Stops chat answers (each kept as far as it went) and the queue (waiting for running jobs), closes the mailer and the storage client; the database is the caller's. */
 export async function stopContext(ctx: AppContext): Promise<void> {
+  await ctx.chatRuns.stopAll();
   await ctx.jobs.stop();
+  await ctx.listener.stop();
   ctx.mailer.close();
   ctx.storage.close();
 }

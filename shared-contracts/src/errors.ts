@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   TELEGRAM_NOT_MEMBER: { status: 422, message: 'Вы ещё не подписаны на канал' },
   TELEGRAM_UNAVAILABLE: { status: 503, message: 'Не удалось проверить подписку. Попробуйте позже' },
   GIFT_ALREADY_CLAIMED: { status: 422, message: 'Подарок уже получен' },
+  AI_REQUEST_FAILED: { status: 502, message: 'Ошибка при выполнении запроса' },
+  CHAT_BUSY: { status: 409, message: 'Дождитесь окончания ответа в этом чате' },
   RATE_LIMITED: { status: 429, message: 'Слишком много попыток. Попробуйте позже' },
   INTERNAL: { status: 500, message: 'Произошла ошибка' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },

@@ -64,11 +64,70 @@ export const SEED_TARIFFS = [
 ] as const;
 
 export const SEED_CARDS = [
-  { name: 'Чат с нейросетями', description: 'Задавайте вопросы, пишите тексты и код вместе с лучшими моделями.', icon: '/assets/icons/chat.svg', link: '/ai-products', sort: 10 },
+  { name: 'Чат с нейросетями', description: 'Задавайте вопросы, пишите тексты и код вместе с лучшими моделями.', icon: '/assets/icons/chat.svg', link: '/chat', sort: 10 },
   { name: 'Генерация изображений', description: 'Картинки по описанию, по образцу, по шаблону и с маской.', icon: '/assets/icons/image.svg', link: '/ai-products', sort: 20 },
   { name: 'Видео из текста', description: 'Короткие ролики по описанию или из вашей картинки.', icon: '/assets/icons/video.svg', link: '/ai-products?type=video', sort: 30 },
   { name: 'История генераций', description: 'Все ваши изображения и видео в одном месте.', icon: '/assets/icons/history.svg', link: '/ai-history', sort: 40 },
 ] as const;
+
+const DEMO_CHAT_PARAMS = [
+  { value: 'balanced', label: 'Сбалансированный', temperature: 0.7 },
+  { value: 'creative', label: 'Творческий', temperature: 1.1 },
+  { value: 'precise', label: 'Точный', temperature: 0.2 },
+];
+
+/**
+ * The AI catalogue's start: the offline demo connection (labelled «Демо», works without keys)
+ * with its chat models, and an OpenAI connection left off until OPENAI_API_KEY is set and an
+ * admin turns it on.
+ */
+export async function seedAiCatalog(db: Db): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const demo = await tx.insertInto('provider_connections').values({ name: 'Демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow();
+    const openai = await tx
+      .insertInto('provider_connections')
+      .values({ name: 'OpenAI', protocol: 'openai', base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY', timeout_seconds: 60, active: false })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const models = [
+      {
+        name: 'Демо-ассистент',
+        kind: 'chat' as const,
+        connection_id: demo.id,
+        provider_model: 'demo',
+        words_per_token: 1,
+        max_output_tokens: 1024,
+        setting: JSON.stringify({ model: { params: DEMO_CHAT_PARAMS } }),
+        description: 'Офлайн-модель для знакомства с сервисом: отвечает по-русски, по шаблону.',
+        sort: 10,
+      },
+      {
+        name: 'Демо-ассистент Лайт',
+        kind: 'chat' as const,
+        connection_id: demo.id,
+        provider_model: 'demo-lite',
+        words_per_token: 0.5,
+        max_output_tokens: 512,
+        setting: JSON.stringify({ model: { params: [{ value: 'short', label: 'Кратко', temperature: 0.5 }] } }),
+        description: 'Короткие ответы вдвое дешевле.',
+        sort: 20,
+      },
+      {
+        name: 'GPT-4o mini',
+        kind: 'chat' as const,
+        connection_id: openai.id,
+        provider_model: 'gpt-4o-mini',
+        words_per_token: 1,
+        max_output_tokens: 4096,
+        setting: JSON.stringify({ model: { params: DEMO_CHAT_PARAMS } }),
+        description: 'Быстрая и недорогая модель OpenAI: понимает изображения.',
+        sort: 30,
+      },
+    ];
+    await tx.insertInto('ai_models').values(models).execute();
+    return models.length;
+  });
+}
 
 /** Inserts the seed's plans and packages, in order; answers their rows. */
 export const insertSeedTariffs = (db: Db) =>
@@ -90,6 +149,8 @@ export async function seed(db: Db, log: Logger): Promise<void> {
     await db.insertInto('dashboard_cards').values([...SEED_CARDS]).execute();
     log.info({ count: SEED_CARDS.length }, 'seeded dashboard news cards');
   }
+  const hasConnections = await db.selectFrom('provider_connections').select('id').limit(1).executeTakeFirst();
+  if (!hasConnections) log.info({ models: await seedAiCatalog(db) }, 'seeded the AI catalogue');
 }
 
 /** On an empty embedded database (no users yet) the seed runs by itself. */

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
@@ -7,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
 import type { AnyJob, JobDefinition } from './job.ts';
 import { exhaustedJobs, recordJobFailure } from './jobs.queries.ts';
+import type { PgListener } from '../lib/pg-listener.ts';
 
 /** The channel a committed `send` wakes the workers on (NOTIFY is delivered at commit). */
 const WAKE_CHANNEL = 'ns_jobs';
@@ -26,8 +26,6 @@ export class Jobs {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, AnyJob>();
   private readonly workerIds = new Map<string, string[]>();
-  private listener: pg.Client | null = null;
-  private stopping = false;
   /** Aborted when the queue stops: running jobs learn it through their signal and wind down. */
   private readonly stopped = new AbortController();
   private ctx: AppContext | null = null;
@@ -36,6 +34,7 @@ export class Jobs {
     private readonly connectionString: string,
     private readonly log: Logger,
     definitions: readonly AnyJob[],
+    private readonly listener: PgListener,
   ) {
     this.boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss', application_name: 'jobs' });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
@@ -66,7 +65,9 @@ export class Jobs {
       this.workerIds.set(job.name, ids);
       if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC', singletonKey: job.name });
     }
-    await this.listen();
+    // Sends committed in any process wake this one's workers; after a lost connection, all of them.
+    this.listener.subscribe(WAKE_CHANNEL, { onMessage: (name) => this.wake(name), onReconnect: () => this.wake() });
+    this.wake();
   }
 
   private async run(job: AnyJob, item: PgBoss.JobWithMetadata): Promise<void> {
@@ -128,39 +129,8 @@ export class Jobs {
     for (const id of ids) this.boss.notifyWorker(id);
   }
 
-  /** LISTENs for committed sends; reconnects after a lost connection, then wakes every worker once. */
-  private async listen(): Promise<void> {
-    if (this.stopping || this.workerIds.size === 0) return;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'jobs-wake', keepAlive: true });
-    const retry = () => {
-      if (this.listener !== client) return;
-      this.listener = null;
-      client.end().catch(() => undefined);
-      if (!this.stopping) setTimeout(() => void this.listen(), 1000).unref();
-    };
-    client.on('error', (err) => {
-      this.log.warn({ err }, 'job wake-up connection lost');
-      retry();
-    });
-    client.on('end', retry);
-    client.on('notification', (msg) => this.wake(msg.payload));
-    this.listener = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${WAKE_CHANNEL}`);
-      this.wake();
-    } catch (err) {
-      this.log.warn({ err }, 'job wake-up connection failed');
-      retry();
-    }
-  }
-
   async stop(): Promise<void> {
-    this.stopping = true;
     this.stopped.abort(new Error('the job queue is stopping'));
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.end().catch(() => undefined);
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
 }

@@ -7,6 +7,7 @@ import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payme
 import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandbox/sandbox.engine.ts';
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
 import { releaseStaleHoldsJob } from '../features/wallet/wallet.jobs.ts';
+import { closeAbandonedAnswersJob } from '../features/chat/chat.jobs.ts';
 
 const pruneRateLimitsJob = defineJob({
   name: 'maintenance.rate-limits',
@@ -42,4 +43,5 @@ export const ALL_JOBS: readonly AnyJob[] = [
   sandboxNotifyJob,
   telegramPollJob,
   releaseStaleHoldsJob,
+  closeAbandonedAnswersJob,
 ];

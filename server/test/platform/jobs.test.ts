@@ -7,6 +7,7 @@ import type { AppContext } from '../../src/context.ts';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { defineJob, type AnyJob } from '../../src/jobs/job.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
+import { PgListener } from '../../src/lib/pg-listener.ts';
 import { mailJob } from '../../src/mail/mail.job.ts';
 import { call, createTestApp, createTestDatabase, csrfPair, type TestApp } from '../support/index.ts';
 
@@ -23,17 +24,25 @@ afterAll(async () => {
   await database.drop();
 });
 
-const running: Jobs[] = [];
+const running: { stop(): Promise<void> }[] = [];
 afterEach(async () => {
-  for (const jobs of running.splice(0)) await jobs.stop();
+  for (const service of running.splice(0)) await service.stop();
 });
+
+/** A queue (not started) with its own notification connection, both stopped after the test. */
+function newJobs(definitions: AnyJob[]): { jobs: Jobs; listener: PgListener; log: pino.Logger } {
+  const log = pino({ level: 'silent' });
+  const listener = new PgListener(database.url, log);
+  const jobs = new Jobs(database.url, log, definitions, listener);
+  running.push(jobs, listener);
+  return { jobs, listener, log };
+}
 
 /** A queue over `definitions` on this file's database, with a context holding just the database. */
 async function startJobs(definitions: AnyJob[], opts: { pollSeconds?: number } = {}): Promise<Jobs> {
-  const log = pino({ level: 'silent' });
-  const jobs = new Jobs(database.url, log, definitions);
-  running.push(jobs);
+  const { jobs, listener, log } = newJobs(definitions);
   await jobs.start({ db, log, jobs } as unknown as AppContext, { work: true, pollSeconds: opts.pollSeconds ?? 0.5 });
+  await listener.start();
   return jobs;
 }
 
@@ -151,9 +160,7 @@ describe('typed jobs', () => {
       singletonKey: ({ key }) => key,
       run: async () => undefined,
     });
-    const log = pino({ level: 'silent' });
-    const jobs = new Jobs(database.url, log, [job]);
-    running.push(jobs);
+    const { jobs, log } = newJobs([job]);
     await jobs.start({ db, log, jobs } as unknown as AppContext, { work: false });
     expect(await jobs.send(job, { key: 'a' })).not.toBeNull();
     expect(await jobs.send(job, { key: 'a' })).toBeNull();

@@ -6,7 +6,7 @@ import { defineRoute, z } from '@app/contracts';
 import { mountRoute } from '../../src/lib/routes.ts';
 import { AppError } from '../../src/lib/app-error.ts';
 import { storeFiles } from '../../src/features/files/files.service.ts';
-import { call, createTestApp, csrfPair, newUser, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, type Part, type TestApp, type TestUser } from '../support/index.ts';
 
 /**
  * The route kinds beside JSON: multipart uploads (limits, kind by content, Russian field errors,
@@ -75,28 +75,6 @@ afterAll(() => t.close());
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array<number>(200).fill(0), 0xff, 0xd9]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
-
-interface Part {
-  name: string;
-  value?: string;
-  file?: { filename: string; type: string; data: Buffer };
-}
-
-/** A multipart/form-data body built by hand, so tests control every byte (and can lie about names and types). */
-function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----test${String(Date.now())}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    if (part.file) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.file.filename}"\r\nContent-Type: ${part.file.type}\r\n\r\n`));
-      chunks.push(part.file.data, Buffer.from('\r\n'));
-    } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`));
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const upload = (user: TestUser | undefined, parts: Part[], extra: { headers?: Record<string, string>; cookies?: Record<string, string> } = {}) => {
   const body = multipart(parts);
@@ -229,22 +207,6 @@ describe('multipart routes', () => {
     expect(content?.schema.properties).toHaveProperty('title');
   });
 });
-
-/** Parses an event-stream body into events (comments kept apart). */
-function parseEvents(text: string): { events: { event: string; data: unknown }[]; comments: number } {
-  const events: { event: string; data: unknown }[] = [];
-  let comments = 0;
-  for (const block of text.split('\n\n').filter(Boolean)) {
-    if (block.startsWith(':')) {
-      comments += 1;
-      continue;
-    }
-    const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-    const data = /^data: (.*)$/m.exec(block)?.[1];
-    events.push({ event, data: data === undefined ? undefined : JSON.parse(data) });
-  }
-  return { events, comments };
-}
 
 const streamCall = (user: TestUser | undefined, body: unknown, extra: { cookies?: Record<string, string>; headers?: Record<string, string> } = {}) =>
   call(t.app, { method: 'POST', url: streamRoute.path, token: user?.token, payload: body as Record<string, unknown>, ...extra });

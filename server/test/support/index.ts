@@ -3,3 +3,4 @@ export * from './builders.ts';
 export * from './smtp.ts';
 export * from './billing.ts';
 export * from './fakes.ts';
+export * from './http.ts';

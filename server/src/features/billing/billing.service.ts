@@ -21,6 +21,7 @@ import { countPaidPackages, findUserInvoice, insertInvoice, paidPackageAt } from
 import { autoChargeAt, countAutoCharges, countSuccessfulCharges } from './auto-charges.queries.ts';
 import { savedCard } from './cards.queries.ts';
 import type { SubscriptionRow } from './billing.table.ts';
+import { onePerPage } from '../../lib/pagination.ts';
 
 const PRODUCT = 'Нейростудия';
 
@@ -185,13 +186,6 @@ function subscriptionRecord(s: SubscriptionRow): SubscriptionRecord {
     created_at: iso(s.created_at),
     updated_at: iso(s.updated_at),
   };
-}
-
-/** One record per page (seed §9): `last_page` is the number of records (at least 1). */
-async function onePerPage<T>(count: () => Promise<number>, load: (offset: number) => Promise<T | undefined>, page: number): Promise<{ data: T[]; last_page: number }> {
-  const total = await count();
-  const row = page <= total ? await load(page - 1) : undefined;
-  return { data: row === undefined ? [] : [row], last_page: Math.max(1, total) };
 }
 
 export function subscriptionHistory(ctx: AppContext, userId: number, page: number) {

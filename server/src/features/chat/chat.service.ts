@@ -1,0 +1,251 @@
+import type { ChatListItem, ChatMessage, ChatModel } from '@app/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, fieldError } from '../../lib/app-error.ts';
+import type { UploadedFile } from '../../lib/multipart.ts';
+import { onePerPage } from '../../lib/pagination.ts';
+import type { ChatMessageInput } from '../../providers/types.ts';
+import { DEMO_LABEL } from '../../providers/demo/demo.provider.ts';
+import type { Viewer } from '../accounts/viewer.ts';
+import { findActiveModel, listActiveModels } from '../ai/ai.queries.ts';
+import { chooseParam, readModelSetting } from '../ai/model-setting.ts';
+import { deleteFile, storeFiles } from '../files/files.service.ts';
+import { placeHold, settleHold } from '../wallet/wallet.queries.ts';
+import { inputTokensBound, outputTokensEstimate, wordsFor } from './chat-pricing.ts';
+import type { ChatRun } from './chat-runs.ts';
+import {
+  abandonedAnswers,
+  chatAt,
+  closeAnswer,
+  countChats,
+  deleteChat,
+  findOwnChat,
+  generatingAnswer,
+  insertAnswer,
+  insertChat,
+  insertUserMessage,
+  linkMessageFile,
+  listMessageFiles,
+  listMessages,
+  lockOwnChat,
+  orphanChatFiles,
+  recentMessages,
+  renameChat,
+  setAnswerHold,
+  touchChat,
+} from './chat.queries.ts';
+
+/** What the model is told first, in every conversation. */
+const SYSTEM_PROMPT = 'Ты — полезный ассистент сервиса «Нейростудия». Отвечай на языке пользователя (по умолчанию — на русском), используй Markdown для списков, таблиц и кода.';
+/** The conversation sent with a new message: at most this many earlier messages… */
+const HISTORY_MESSAGES = 20;
+/** …and at most this many characters of them (the newest kept). */
+const HISTORY_CHARS = 24_000;
+const TITLE_LENGTH = 100;
+
+const iso = (d: Date) => d.toISOString();
+const fileUrl = (id: number) => `/api/new/files/${String(id)}`;
+
+/** Chat models with their parameter choices and prices (seed §3: id or ai_models_id, name, setting). */
+export async function chatModels(ctx: AppContext): Promise<ChatModel[]> {
+  const rows = await listActiveModels(ctx.db, ['chat']);
+  return rows.map((m) => {
+    const setting = readModelSetting(m.setting);
+    return {
+      id: m.id,
+      ai_models_id: m.id,
+      name: m.name,
+      setting: { model: { params: setting.model.params.map((p) => ({ value: p.value, label: p.label })) } },
+      provider: m.protocol === 'demo' ? DEMO_LABEL : m.connection_name,
+      words_per_1000_tokens: Math.round(m.words_per_token * 1000 * 100) / 100,
+      max_words: wordsFor(m.max_output_tokens, m.words_per_token),
+    };
+  });
+}
+
+export function listChats(ctx: AppContext, userId: number, page: number) {
+  return onePerPage<ChatListItem>(
+    () => countChats(ctx.db, userId),
+    async (offset) => {
+      const chat = await chatAt(ctx.db, userId, offset);
+      return chat && { id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) };
+    },
+    page,
+  );
+}
+
+/** The messages of the viewer's chat, oldest first; another user's chat is not found. */
+export async function chatMessages(ctx: AppContext, userId: number, chatId: number): Promise<ChatMessage[]> {
+  const chat = await findOwnChat(ctx.db, userId, chatId);
+  if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
+  const [messages, files] = await Promise.all([listMessages(ctx.db, chatId), listMessageFiles(ctx.db, chatId)]);
+  const images = new Map<number, ChatMessage['images']>();
+  for (const f of files) {
+    const list = images.get(f.message_id) ?? [];
+    list.push({ id: f.id, url: fileUrl(f.id), name: f.original_name });
+    images.set(f.message_id, list);
+  }
+  return messages.map((m) => ({
+    id: m.id,
+    role: m.role,
+    text: m.text,
+    model: m.role === 'assistant' ? m.model_name : null,
+    status: m.status,
+    words: m.words,
+    images: images.get(m.id) ?? [],
+    created_at: iso(m.created_at),
+  }));
+}
+
+export async function renameOwnChat(ctx: AppContext, userId: number, chatId: number, title: string): Promise<ChatListItem> {
+  const chat = await renameChat(ctx.db, userId, chatId, title);
+  if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
+  return { id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) };
+}
+
+/** Deletes the viewer's chat: an answer being written is stopped first (and charged for what it wrote), then the messages and their images. */
+export async function deleteOwnChat(ctx: AppContext, userId: number, chatId: number): Promise<void> {
+  const chat = await findOwnChat(ctx.db, userId, chatId);
+  if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
+  const answer = await generatingAnswer(ctx.db, chatId);
+  if (answer) await ctx.chatRuns.stop(answer.id);
+  const { deleted, fileIds } = await deleteChat(ctx.db, userId, chatId);
+  if (!deleted) throw new AppError('NOT_FOUND', 'Чат не найден');
+  for (const id of fileIds) {
+    // A blob that cannot be deleted now is left to the cleanup job (its row is then an orphan).
+    await deleteFile(ctx.db, ctx.storage, id).catch((err: unknown) => ctx.log.warn({ err, fileId: id }, 'could not delete a chat image'));
+  }
+}
+
+/** Stops the answer being written in the viewer's chat; false when none is. */
+export async function stopChatAnswer(ctx: AppContext, userId: number, chatId: number): Promise<boolean> {
+  const chat = await findOwnChat(ctx.db, userId, chatId);
+  if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
+  const answer = await generatingAnswer(ctx.db, chatId);
+  if (!answer) return false;
+  await ctx.chatRuns.stop(answer.id);
+  return true;
+}
+
+/** A message to send, as the route read it. */
+export interface SendInput {
+  ai_models_id: number;
+  param?: string | undefined;
+  message: string;
+  chat_id?: number | undefined;
+  /** In field order: `image_example`, then `image_example_2`. */
+  images: UploadedFile[];
+}
+
+/** A chat's title from its first message: one line, at most 100 characters. */
+const titleOf = (message: string) => {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+};
+
+/** The earlier messages sent with a new one: the newest, within the limits, oldest first. */
+async function history(ctx: AppContext, chatId: number | undefined): Promise<ChatMessageInput[]> {
+  if (chatId === undefined) return [];
+  const rows = await recentMessages(ctx.db, chatId, HISTORY_MESSAGES);
+  const kept: ChatMessageInput[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    chars += row.text.length;
+    if (chars > HISTORY_CHARS) break;
+    kept.unshift({ role: row.role, text: row.text });
+  }
+  return kept;
+}
+
+/**
+ * Sends a message: in one transaction the chat (created for a first message), the user's message
+ * with its images, the answer's row and the hold of the most it may cost are stored; then the
+ * answer is written in the background. Too few words refuse the whole (402, nothing stored).
+ */
+export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendInput): Promise<ChatRun> {
+  const model = await findActiveModel(ctx.db, input.ai_models_id, ['chat']);
+  if (!model) throw fieldError('ai_models_id', 'Эта модель недоступна. Выберите другую');
+  const param = chooseParam(readModelSetting(model.setting), input.param);
+  if (param === null) throw fieldError('param', 'Выберите параметр из списка');
+  if (input.chat_id !== undefined && !(await findOwnChat(ctx.db, viewer.id, input.chat_id))) throw new AppError('NOT_FOUND', 'Чат не найден');
+
+  const messages: ChatMessageInput[] = [
+    { role: 'system', text: SYSTEM_PROMPT },
+    ...(await history(ctx, input.chat_id)),
+    { role: 'user', text: input.message, ...(input.images.length ? { images: input.images.map((f) => ({ mime: f.mime as 'image/png' | 'image/jpeg', data: f.data })) } : {}) },
+  ];
+  const maxOutputTokens = Math.min(model.max_output_tokens, param?.max_output_tokens ?? Infinity);
+  const inputTokens = inputTokensBound(model.protocol, messages);
+  const holdAmount = wordsFor(inputTokens + maxOutputTokens, model.words_per_token);
+
+  const stored = await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+    let chatId: number;
+    if (input.chat_id === undefined) {
+      chatId = (await insertChat(tx, { userId: viewer.id, title: titleOf(input.message), modelId: model.id })).id;
+    } else {
+      // The chat's row lock orders concurrent sends into it: one answer at a time.
+      if (!(await lockOwnChat(tx, viewer.id, input.chat_id))) throw new AppError('NOT_FOUND', 'Чат не найден');
+      if (await generatingAnswer(tx, input.chat_id)) throw new AppError('CHAT_BUSY');
+      chatId = input.chat_id;
+    }
+    const userMessage = await insertUserMessage(tx, { chatId, userId: viewer.id, text: input.message });
+    for (const [position, image] of input.images.entries()) {
+      const file = await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name });
+      await linkMessageFile(tx, userMessage.id, file.id, position);
+    }
+    const answer = await insertAnswer(tx, { chatId, userId: viewer.id, modelId: model.id, modelName: model.name, param: param?.value ?? null });
+    const hold =
+      holdAmount > 0 ? await placeHold(tx, { userId: viewer.id, kind: 'words', amount: holdAmount, idempotencyKey: `chat-answer:${String(answer.id)}`, refType: 'chat_message', refId: answer.id }) : null;
+    if (hold) await setAnswerHold(tx, answer.id, hold.id);
+    await touchChat(tx, chatId, model.id);
+    return { chatId, userMessageId: userMessage.id, answerId: answer.id, hold };
+  });
+
+  return ctx.chatRuns.start({
+    messageId: stored.answerId,
+    userMessageId: stored.userMessageId,
+    chatId: stored.chatId,
+    userId: viewer.id,
+    modelName: model.name,
+    connection: { id: model.connection_id, name: model.connection_name, protocol: model.protocol, base_url: model.base_url, api_key_env: model.api_key_env, timeout_seconds: model.timeout_seconds, updated_at: model.connection_updated_at },
+    protocol: model.protocol,
+    request: {
+      model: model.provider_model,
+      messages,
+      maxOutputTokens,
+      ...(param?.temperature === undefined ? {} : { temperature: param.temperature }),
+      ...(param?.provider ? { params: param.provider } : {}),
+    },
+    rate: model.words_per_token,
+    hold: stored.hold,
+    inputTokens,
+  });
+}
+
+/** An answer left `generating` this long without a save was abandoned (its process died). */
+export const ABANDONED_AFTER_MS = 2 * 60_000;
+
+/**
+ * Closes answers whose process died while writing them: kept as far as they were saved, charged
+ * for that much (stopped) or not at all (failed, nothing written), the rest of the hold returned.
+ * Also deletes chat images left without a message. Answers how many answers it closed.
+ */
+export async function closeAbandonedAnswers(ctx: AppContext): Promise<number> {
+  const rows = await abandonedAnswers(ctx.db, new Date(Date.now() - ABANDONED_AFTER_MS));
+  let closed = 0;
+  for (const row of rows) {
+    if (ctx.chatRuns.get(row.id)) continue;
+    const charge = row.text ? wordsFor(outputTokensEstimate(row.protocol, row.text), row.words_per_token ?? 1) : 0;
+    const words = Math.min(charge, row.hold_amount ?? 0);
+    const done = await ctx.db.transaction().execute(async (tx) => {
+      const answer = await closeAnswer(tx, row.id, { text: row.text, status: row.text ? 'stopped' : 'failed', words, inputTokens: null, outputTokens: null, error: 'abandoned: the process writing it stopped' });
+      if (!answer) return false;
+      if (answer.hold_id !== null) await settleHold(tx, { id: answer.hold_id, userId: answer.user_id, kind: 'words' }, words);
+      return true;
+    });
+    if (done) closed++;
+  }
+  for (const file of await orphanChatFiles(ctx.db)) {
+    await deleteFile(ctx.db, ctx.storage, file.id).catch((err: unknown) => ctx.log.warn({ err, fileId: file.id }, 'could not delete an orphaned chat image'));
+  }
+  return closed;
+}

@@ -1,0 +1,51 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+export interface ChatsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The whole title; the widget cuts it at 20 characters. */
+  title: string;
+  model_id: number | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export type ChatMessageStatus = 'done' | 'generating' | 'stopped' | 'failed';
+
+/**
+ * A message. An answer is `generating` while it is written (its text saved as it grows), then
+ * `done`, `stopped` (kept as far as it went, charged for that) or `failed` (its words released).
+ */
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  chat_id: number;
+  user_id: number;
+  role: 'user' | 'assistant';
+  text: ColumnType<string, string | undefined, string>;
+  model_id: number | null;
+  model_name: string | null;
+  param: string | null;
+  status: ColumnType<ChatMessageStatus, ChatMessageStatus | undefined, ChatMessageStatus>;
+  /** Words charged for an answer. */
+  words: ColumnType<number, number | undefined, number>;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  hold_id: number | null;
+  /** Why an answer failed, for logs and admins (users see «Ошибка при выполнении запроса»). */
+  error: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+export type ChatMessageRow = Selectable<ChatMessagesTable>;
+
+export interface ChatMessageFilesTable {
+  message_id: number;
+  file_id: number;
+  position: number;
+}
+
+export interface ChatTables {
+  chats: ChatsTable;
+  chat_messages: ChatMessagesTable;
+  chat_message_files: ChatMessageFilesTable;
+}
