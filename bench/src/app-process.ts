@@ -5,7 +5,9 @@ import { startServer } from './server.ts';
  * would distort what is measured): prints one JSON line with its address, database and user
  * token, and runs until SIGTERM.
  */
-const server = await startServer();
+// The chat bench's fake provider key, for the connection it adds (keys come from *_API_KEY variables).
+const key = process.env.BENCH_PROVIDER_API_KEY;
+const server = await startServer(key ? { BENCH_PROVIDER_API_KEY: key } : {});
 process.stdout.write(`${JSON.stringify({ baseUrl: server.baseUrl, databaseUrl: server.databaseUrl, token: server.user.token })}\n`);
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

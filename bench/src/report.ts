@@ -1,6 +1,7 @@
 import type { BudgetRow } from './budget-check.ts';
 import type { ThroughputReport } from './throughput.ts';
 import type { SpeedReport } from './speed.ts';
+import type { ChatBenchReport } from './chat.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -27,6 +28,8 @@ export interface BenchReport {
   throughput: ThroughputReport;
   /** The API's hottest reads against a bare Fastify + pg server with the same SQL. */
   speed: SpeedReport;
+  /** The server's own time per chat message and the first token's delay, against a fake provider and a bare hop. */
+  chat: ChatBenchReport;
   /** Every page's figures against `budgets.ts`. */
   budgets: BudgetRow[];
   ok: boolean;
@@ -35,6 +38,7 @@ export interface BenchReport {
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (value: number, target: number) => `${value.toFixed(2)}${value <= target ? '' : ' ✗'}`;
 const mark = (ratio: number, target: number) => `${ratio.toFixed(2)}${ratio >= target ? '' : ' ✗'}`;
 
 export function markdown(r: BenchReport): string {
@@ -99,6 +103,15 @@ export function markdown(r: BenchReport): string {
       (row) =>
         `| \`${row.path}\` | ${row.app.requestsPerSecond.toFixed(0)} | ${row.bare.requestsPerSecond.toFixed(0)} | ${mark(row.ratioThroughput, r.speed.target)} | ${String(row.app.p50Ms)} | ${String(row.bare.p50Ms)} | ${mark(row.ratioP50, r.speed.target)} | ${String(row.app.p99Ms)} | ${String(row.bare.p99Ms)} | ${mark(row.ratioP99, r.speed.target)} |`,
     ),
+    '',
+    '## Chat messages against a fake provider',
+    '',
+    `${String(r.chat.messages)} streamed sends (\`POST /api/new/chat/stream\`, the widget's call) one after another on each server, in alternating rounds after a warm-up, ten to a chat (the history grows); the provider is an OpenAI-compatible fake in the bench's process answering ${String(r.chat.piecesPerAnswer)} pieces ${String(r.chat.gapMs)} ms apart. Overhead: request to \`done\` event less the provider's own time (request received to stream ended). First token: the provider writing its first piece to the client reading it. "Bare hop": a plain Node server that reads the request, asks the provider with fetch and passes the pieces on (no database, no session, no parsing). Targets: overhead p50 ≤ ${String(r.chat.targetOverheadP50Ms)} ms, first token ≤ ${String(r.chat.targetFirstTokenMs)} ms (✗ marks a miss).`,
+    '',
+    '| server | overhead p50 ms | overhead p99 ms | first token p50 ms | first token p99 ms |',
+    '|---|---:|---:|---:|---:|',
+    `| app | ${ms(r.chat.app.overheadP50Ms, r.chat.targetOverheadP50Ms)} | ${r.chat.app.overheadP99Ms.toFixed(2)} | ${ms(r.chat.app.firstTokenP50Ms, r.chat.targetFirstTokenMs)} | ${r.chat.app.firstTokenP99Ms.toFixed(2)} |`,
+    `| bare hop | ${r.chat.bare.overheadP50Ms.toFixed(2)} | ${r.chat.bare.overheadP99Ms.toFixed(2)} | ${r.chat.bare.firstTokenP50Ms.toFixed(2)} | ${r.chat.bare.firstTokenP99Ms.toFixed(2)} |`,
     '',
     `**Result: ${r.ok ? 'OK: one React per page, every figure within its budget' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),

@@ -6,6 +6,7 @@ import { measurePages } from './pages.ts';
 import { markdown, type BenchReport, type PageReport, type WidgetReport } from './report.ts';
 import { HOT_WALLET_RATE, measureThroughput } from './throughput.ts';
 import { measureSpeed } from './speed.ts';
+import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from './chat.ts';
 import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
   const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
   const throughput = await measureThroughput();
   const speed = await measureSpeed();
+  const chat = await measureChat();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -63,6 +65,8 @@ async function main(): Promise<number> {
       if (row[key] < speed.floor) problems.push(`${row.path}: ${key} ${row[key].toFixed(2)} under the floor of ${String(speed.floor)}`);
     }
   }
+  if (chat.app.firstTokenP50Ms > CHAT_FIRST_TOKEN_TARGET_MS) problems.push(`chat: first token p50 ${chat.app.firstTokenP50Ms.toFixed(2)} ms, target ${String(CHAT_FIRST_TOKEN_TARGET_MS)}`);
+  if (chat.app.overheadP50Ms > CHAT_OVERHEAD_FLOOR_MS) problems.push(`chat: overhead p50 ${chat.app.overheadP50Ms.toFixed(2)} ms over the regression floor of ${String(CHAT_OVERHEAD_FLOOR_MS)} ms`);
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -74,6 +78,7 @@ async function main(): Promise<number> {
     reactCopies,
     throughput,
     speed,
+    chat,
     budgets,
     ok: problems.length === 0,
     problems,

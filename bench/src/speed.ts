@@ -41,14 +41,16 @@ const ROUNDS = 6;
 export const SPEED_TARGET = 0.85;
 export const SPEED_FLOOR = 0.7;
 
-interface Started {
+export interface Started {
   child: ChildProcess;
   info: { baseUrl: string; databaseUrl?: string; token?: string };
 }
 
 /** Starts a bench process and waits for its JSON line. */
-function startProcess(file: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function startProcess(file: string, env: Record<string, string> = {}): Promise<Started> {
+  // BENCH_CPU_PROFILE_DIR=<dir>: each server process writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, file)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', (line) => {
@@ -62,7 +64,7 @@ function startProcess(file: string, env: Record<string, string> = {}): Promise<S
   });
 }
 
-const stop = (started: Started) =>
+export const stop = (started: Started) =>
   new Promise<void>((resolve) => {
     started.child.once('exit', () => resolve());
     started.child.kill('SIGTERM');

@@ -13,6 +13,7 @@ import type { Storage } from './storage/storage.ts';
 import { PgListener } from './lib/pg-listener.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
+import { ModelCache } from './features/ai/model-cache.ts';
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -36,6 +37,8 @@ export interface AppContext {
   readonly listener: PgListener;
   /** Adapters of the AI provider connections (OpenAI-compatible, Replicate, the demo). */
   readonly providers: ProviderRegistry;
+  /** Active AI models with their connections, cached briefly (see `catalogChanged`). */
+  readonly models: ModelCache;
   /** Chat answers being written by this process. */
   readonly chatRuns: ChatRuns;
 }
@@ -66,6 +69,7 @@ export function createContext(deps: ContextDeps): AppContext {
     storage: createStorage(config.storage),
     listener,
     providers: new ProviderRegistry(config),
+    models: new ModelCache(),
     chatRuns: new ChatRuns(() => ctx),
   };
   return ctx;
@@ -74,6 +78,7 @@ export function createContext(deps: ContextDeps): AppContext {
 /** Starts the job queue; with `work` (RUN_WORKERS, or the worker process) also its workers and schedules. */
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
   ctx.chatRuns.listen();
+  ctx.models.listen(ctx.listener);
   await ctx.jobs.start(ctx, opts);
   await ctx.listener.start();
 }

@@ -10,6 +10,7 @@ import * as m0008 from './0008_create_ai_catalog.ts';
 import * as m0010 from './0010_create_files.ts';
 import * as m0011 from './0011_create_chats.ts';
 import * as m0012 from './0012_wallet_apply_hold_status.ts';
+import * as m0013 from './0013_chat_functions.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010_create_files': m0010,
   '0011_create_chats': m0011,
   '0012_wallet_apply_hold_status': m0012,
+  '0013_chat_functions': m0013,
 };

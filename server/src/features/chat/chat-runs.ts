@@ -3,9 +3,9 @@ import { AppError } from '../../lib/app-error.ts';
 import { ProviderError, type ChatRequest, type TokenUsage } from '../../providers/types.ts';
 import type { ConnectionRef } from '../../providers/registry.ts';
 import type { ProviderProtocol } from '../ai/ai.table.ts';
-import { releaseHold, settleHold, type HoldRef } from '../wallet/wallet.queries.ts';
+import type { HoldRef, RawBalances } from '../wallet/wallet.queries.ts';
 import { outputTokensEstimate, wordsFor } from './chat-pricing.ts';
-import { closeAnswer, saveProgress, touchChat } from './chat.queries.ts';
+import { chatClose, saveProgress, type ChatCloseParams } from './chat.queries.ts';
 
 /** NOTIFY channel of stop requests: the payload is the answer's message id. */
 export const STOP_CHANNEL = 'ns_chat_stop';
@@ -33,7 +33,7 @@ export interface AnswerPlan {
 }
 
 /** How an answer ended. */
-export type AnswerOutcome = { status: 'done' | 'stopped'; text: string; words: number } | { status: 'failed'; text: string; error: AppError };
+export type AnswerOutcome = { status: 'done' | 'stopped'; text: string; words: number; balances: RawBalances } | { status: 'failed'; text: string; error: AppError };
 
 /**
  * One answer being written: its text so far, its listeners (open streams) and how it ended. It
@@ -146,15 +146,15 @@ export class ChatRuns {
       const charge = wordsFor(tokens, plan.rate);
       const words = plan.hold ? Math.min(charge, plan.hold.amount) : 0;
       const status = stopped ? 'stopped' : 'done';
-      await this.close(run, { text: run.text, status, words, inputTokens: usage?.inputTokens ?? null, outputTokens: usage?.outputTokens ?? null, error: null });
-      return { status, text: run.text, words };
+      const { balances } = await this.close(run, { text: run.text, status, words, input_tokens: usage?.inputTokens ?? null, output_tokens: usage?.outputTokens ?? null, error: null });
+      return { status, text: run.text, words, balances };
     } catch (err) {
       clearInterval(timer);
       await saving;
       const reason = err instanceof Error ? err.message : String(err);
       if (err instanceof ProviderError) ctx.log.warn({ err, messageId: plan.messageId, kind: err.kind }, 'chat provider failed');
       else ctx.log.error({ err, messageId: plan.messageId }, 'chat answer failed');
-      await this.close(run, { text: run.text, status: 'failed', words: 0, inputTokens: null, outputTokens: null, error: reason.slice(0, 2000) }).catch((closeErr: unknown) =>
+      await this.close(run, { text: run.text, status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: reason.slice(0, 2000) }).catch((closeErr: unknown) =>
         // The answer stays `generating` with its hold: the abandoned-answer job closes it later.
         ctx.log.error({ err: closeErr, messageId: plan.messageId }, 'could not close a failed chat answer'),
       );
@@ -162,18 +162,12 @@ export class ChatRuns {
     }
   }
 
-  /** Stores how the answer ended and settles its hold (what was charged stays spent, the rest goes back), in one transaction. */
-  private async close(run: ChatRun, end: Parameters<typeof closeAnswer>[2]): Promise<void> {
-    const { plan } = run;
-    await this.getCtx().db.transaction().execute(async (tx) => {
-      const closed = await closeAnswer(tx, plan.messageId, end);
-      // Closed already (the abandoned-answer job was faster): its settle stands.
-      if (!closed) return;
-      if (plan.hold) {
-        if (end.status === 'failed') await releaseHold(tx, plan.hold);
-        else await settleHold(tx, plan.hold, end.words);
-      }
-      await touchChat(tx, plan.chatId);
-    });
+  /**
+   * Stores how the answer ended and settles its hold (what was charged stays spent, the rest goes
+   * back; all of it for a failure), in one statement. Closed already (the abandoned-answer job was
+   * faster): its settle stands.
+   */
+  private close(run: ChatRun, end: Omit<ChatCloseParams, 'message_id' | 'user_id'>): Promise<{ closed: boolean; balances: RawBalances }> {
+    return chatClose(this.getCtx().db, { ...end, message_id: run.plan.messageId, user_id: run.plan.userId });
   }
 }

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ChatMessageStatus } from './chat.table.ts';
+import type { RawBalances } from '../wallet/wallet.queries.ts';
 
 export const findOwnChat = (db: Executor, userId: number, chatId: number) =>
   db.selectFrom('chats').select(['id', 'title', 'updated_at']).where('id', '=', chatId).where('user_id', '=', userId).executeTakeFirst();
-
-/** The viewer's chat, locked until the transaction ends (sends into one chat queue behind each other). */
-export const lockOwnChat = (tx: Executor, userId: number, chatId: number) =>
-  tx.selectFrom('chats').select(['id']).where('id', '=', chatId).where('user_id', '=', userId).forUpdate().executeTakeFirst();
 
 export const countChats = async (db: Executor, userId: number) =>
   (await db.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n;
@@ -15,17 +12,6 @@ export const countChats = async (db: Executor, userId: number) =>
 /** The user's chat at `offset`, most recently active first. */
 export const chatAt = (db: Executor, userId: number, offset: number) =>
   db.selectFrom('chats').select(['id', 'title', 'updated_at']).where('user_id', '=', userId).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
-
-export const insertChat = (db: Executor, chat: { userId: number; title: string; modelId: number }) =>
-  db.insertInto('chats').values({ user_id: chat.userId, title: chat.title, model_id: chat.modelId }).returning(['id']).executeTakeFirstOrThrow();
-
-/** Marks the chat active now (the list puts it first). */
-export const touchChat = (db: Executor, chatId: number, modelId?: number) =>
-  db
-    .updateTable('chats')
-    .set({ updated_at: new Date(), ...(modelId === undefined ? {} : { model_id: modelId }) })
-    .where('id', '=', chatId)
-    .execute();
 
 export const renameChat = (db: Executor, userId: number, chatId: number, title: string) =>
   db.updateTable('chats').set({ title }).where('id', '=', chatId).where('user_id', '=', userId).returning(['id', 'title', 'updated_at']).executeTakeFirst();
@@ -65,11 +51,12 @@ export const listMessageFiles = (db: Executor, chatId: number) =>
     .execute();
 
 /** The latest messages of a chat with text (the conversation sent to the model), newest first. */
-export const recentMessages = (db: Executor, chatId: number, limit: number) =>
+export const recentMessages = (db: Executor, userId: number, chatId: number, limit: number) =>
   db
     .selectFrom('chat_messages')
-    .select(['role', 'text'])
+    .select(['id', 'role', 'text'])
     .where('chat_id', '=', chatId)
+    .where('user_id', '=', userId)
     .where('status', 'in', ['done', 'stopped'])
     .where('text', '<>', '')
     .orderBy('id', 'desc')
@@ -80,37 +67,9 @@ export const recentMessages = (db: Executor, chatId: number, limit: number) =>
 export const generatingAnswer = (db: Executor, chatId: number) =>
   db.selectFrom('chat_messages').select(['id']).where('chat_id', '=', chatId).where('role', '=', 'assistant').where('status', '=', 'generating').executeTakeFirst();
 
-export const insertUserMessage = (db: Executor, m: { chatId: number; userId: number; text: string }) =>
-  db.insertInto('chat_messages').values({ chat_id: m.chatId, user_id: m.userId, role: 'user', text: m.text }).returning(['id']).executeTakeFirstOrThrow();
-
-export const insertAnswer = (db: Executor, m: { chatId: number; userId: number; modelId: number; modelName: string; param: string | null }) =>
-  db
-    .insertInto('chat_messages')
-    .values({ chat_id: m.chatId, user_id: m.userId, role: 'assistant', status: 'generating', model_id: m.modelId, model_name: m.modelName, param: m.param })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-
-export const linkMessageFile = (db: Executor, messageId: number, fileId: number, position: number) =>
-  db.insertInto('chat_message_files').values({ message_id: messageId, file_id: fileId, position }).execute();
-
-export const setAnswerHold = (db: Executor, messageId: number, holdId: number) => db.updateTable('chat_messages').set({ hold_id: holdId }).where('id', '=', messageId).execute();
-
 /** Saves an answer's text so far (and that it is alive); only while it is still being written. */
 export const saveProgress = (db: Executor, messageId: number, text: string) =>
   db.updateTable('chat_messages').set({ text, updated_at: new Date() }).where('id', '=', messageId).where('status', '=', 'generating').execute();
-
-/**
- * Closes an answer being written: its text, status and charge. Answers the row (with its hold)
- * when this call closed it, nothing when something else did first.
- */
-export const closeAnswer = (db: Executor, messageId: number, end: { text: string; status: Exclude<ChatMessageStatus, 'generating'>; words: number; inputTokens: number | null; outputTokens: number | null; error: string | null }) =>
-  db
-    .updateTable('chat_messages')
-    .set({ text: end.text, status: end.status, words: end.words, input_tokens: end.inputTokens, output_tokens: end.outputTokens, error: end.error, updated_at: new Date() })
-    .where('id', '=', messageId)
-    .where('status', '=', 'generating')
-    .returning(['id', 'chat_id', 'user_id', 'hold_id'])
-    .executeTakeFirst();
 
 /** Answers left `generating` longer than `olderThan` ago: the process writing them died. */
 export const abandonedAnswers = (db: Executor, olderThan: Date) =>
@@ -119,7 +78,7 @@ export const abandonedAnswers = (db: Executor, olderThan: Date) =>
     .leftJoin('ai_models as a', 'a.id', 'm.model_id')
     .leftJoin('provider_connections as c', 'c.id', 'a.connection_id')
     .leftJoin('wallet_holds as h', 'h.id', 'm.hold_id')
-    .select(['m.id', 'm.text', 'a.words_per_token', 'c.protocol', 'h.amount as hold_amount'])
+    .select(['m.id', 'm.user_id', 'm.text', 'a.words_per_token', 'c.protocol', 'h.amount as hold_amount'])
     .where('m.status', '=', 'generating')
     .where('m.updated_at', '<', olderThan)
     .orderBy('m.id')
@@ -136,3 +95,57 @@ export const orphanChatFiles = (db: Executor) =>
     .where('f.created_at', '<', sql<Date>`now() - interval '1 hour'`)
     .limit(500)
     .execute();
+
+/** What `chat_send` (migration 0013) stores: the messages of a send and its hold, in one statement. */
+export interface ChatSendParams {
+  user_id: number;
+  /** Absent: a new chat titled `title`. */
+  chat_id?: number | undefined;
+  title: string;
+  model_id: number;
+  model_name: string;
+  param: string | null;
+  message: string;
+  /** Words per token (0: a free model, nothing held). */
+  rate: number;
+  /** Input tokens of the system prompt and new message (bound) plus the answer's limit; the history's bound is added in SQL. */
+  base_tokens: number;
+  /** Messages of history the bound covers. */
+  history_limit: number;
+  /** Images of the message (rows stored in the same transaction), in order. */
+  file_ids: number[];
+}
+
+export type ChatSendOutcome =
+  | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number }
+  | { status: 'not_found' | 'busy' | 'insufficient' };
+
+export async function chatSend(db: Executor, params: ChatSendParams): Promise<ChatSendOutcome> {
+  const { rows } = await sql<{ result: ChatSendOutcome }>`select chat_send(${JSON.stringify(params)}::jsonb) as result`.execute(db);
+  const result = rows[0]?.result;
+  if (!result) throw new Error('chat_send answered nothing');
+  return result;
+}
+
+/** How an answer ended, for `chat_close` (migration 0013). */
+export interface ChatCloseParams {
+  message_id: number;
+  user_id: number;
+  text: string;
+  status: Exclude<ChatMessageStatus, 'generating'>;
+  words: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  error: string | null;
+}
+
+/**
+ * Closes an answer still being written and settles its hold (releases it for a failure), in one
+ * statement; answers whether this call closed it and the user's balances after.
+ */
+export async function chatClose(db: Executor, params: ChatCloseParams): Promise<{ closed: boolean; balances: RawBalances }> {
+  const { rows } = await sql<{ result: { closed: boolean; words: number; media: number } }>`select chat_close(${JSON.stringify(params)}::jsonb) as result`.execute(db);
+  const result = rows[0]?.result;
+  if (!result) throw new Error('chat_close answered nothing');
+  return { closed: result.closed, balances: { words: result.words, media: result.media } };
+}

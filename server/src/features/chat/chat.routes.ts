@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { chatRoutes, type ChatSendResult } from '@app/contracts';
-import type { AppContext } from '../../context.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
 import { mountRoute } from '../../lib/routes.ts';
-import { getBalances } from '../wallet/wallet.queries.ts';
+import { mediaToWire, type RawBalances } from '../wallet/wallet.queries.ts';
 import type { ChatRun } from './chat-runs.ts';
 import { chatMessages, chatModels, deleteOwnChat, listChats, renameOwnChat, sendMessage, stopChatAnswer } from './chat.service.ts';
 
@@ -13,7 +12,7 @@ type ChatFiles = Partial<Record<'image_example' | 'image_example_2', UploadedFil
 const imagesOf = (files: ChatFiles): UploadedFile[] => [...(files?.image_example ?? []), ...(files?.image_example_2 ?? [])];
 
 /** The reply of a finished answer, with the balances after its charge. */
-async function sendResult(ctx: AppContext, run: ChatRun, outcome: { status: 'done' | 'stopped'; text: string; words: number }): Promise<ChatSendResult> {
+function sendResult(run: ChatRun, outcome: { status: 'done' | 'stopped'; text: string; words: number; balances: RawBalances }): ChatSendResult {
   return {
     chat_id: run.plan.chatId,
     message: outcome.text,
@@ -21,7 +20,7 @@ async function sendResult(ctx: AppContext, run: ChatRun, outcome: { status: 'don
     message_id: run.plan.messageId,
     status: outcome.status,
     words: outcome.words,
-    balances: await getBalances(ctx.db, run.plan.userId),
+    balances: { words: outcome.balances.words, media: mediaToWire(outcome.balances.media) },
   };
 }
 
@@ -43,7 +42,7 @@ export default async function chatRoutesPlugin(app: FastifyInstance): Promise<vo
     const run = await sendMessage(ctx, viewer, { ...body, images: imagesOf(files) });
     const outcome = await run.outcome;
     if (outcome.status === 'failed') throw outcome.error;
-    return sendResult(ctx, run, outcome);
+    return sendResult(run, outcome);
   });
 
   // The answer as it is written. A refusal (402, a bad field) is an ordinary error reply; a
@@ -62,6 +61,6 @@ export default async function chatRoutesPlugin(app: FastifyInstance): Promise<vo
     off();
     if (!outcome) return;
     if (outcome.status === 'failed') throw outcome.error;
-    stream.send('done', await sendResult(ctx, run, outcome));
+    stream.send('done', sendResult(run, outcome));
   });
 }

@@ -6,32 +6,28 @@ import { onePerPage } from '../../lib/pagination.ts';
 import type { ChatMessageInput } from '../../providers/types.ts';
 import { DEMO_LABEL } from '../../providers/demo/demo.provider.ts';
 import type { Viewer } from '../accounts/viewer.ts';
-import { findActiveModel, listActiveModels } from '../ai/ai.queries.ts';
+import { listActiveModels } from '../ai/ai.queries.ts';
 import { chooseParam, readModelSetting } from '../ai/model-setting.ts';
 import { deleteFile, storeFiles } from '../files/files.service.ts';
-import { placeHold, settleHold } from '../wallet/wallet.queries.ts';
+import type { Executor } from '../../db/database.ts';
 import { inputTokensBound, outputTokensEstimate, wordsFor } from './chat-pricing.ts';
 import type { ChatRun } from './chat-runs.ts';
 import {
   abandonedAnswers,
   chatAt,
-  closeAnswer,
+  chatClose,
+  chatSend,
   countChats,
   deleteChat,
   findOwnChat,
   generatingAnswer,
-  insertAnswer,
-  insertChat,
-  insertUserMessage,
-  linkMessageFile,
   listMessageFiles,
   listMessages,
-  lockOwnChat,
   orphanChatFiles,
   recentMessages,
   renameChat,
-  setAnswerHold,
-  touchChat,
+  type ChatSendOutcome,
+  type ChatSendParams,
 } from './chat.queries.ts';
 
 /** What the model is told first, in every conversation. */
@@ -142,16 +138,16 @@ const titleOf = (message: string) => {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 };
 
-/** The earlier messages sent with a new one: the newest, within the limits, oldest first. */
-async function history(ctx: AppContext, chatId: number | undefined): Promise<ChatMessageInput[]> {
+/** The earlier messages sent with a new one: the newest, within the limits, oldest first (with their ids). */
+async function history(ctx: AppContext, userId: number, chatId: number | undefined): Promise<(ChatMessageInput & { id: number })[]> {
   if (chatId === undefined) return [];
-  const rows = await recentMessages(ctx.db, chatId, HISTORY_MESSAGES);
-  const kept: ChatMessageInput[] = [];
+  const rows = await recentMessages(ctx.db, userId, chatId, HISTORY_MESSAGES);
+  const kept: (ChatMessageInput & { id: number })[] = [];
   let chars = 0;
   for (const row of rows) {
     chars += row.text.length;
     if (chars > HISTORY_CHARS) break;
-    kept.unshift({ role: row.role, text: row.text });
+    kept.unshift({ id: row.id, role: row.role, text: row.text });
   }
   return kept;
 }
@@ -162,48 +158,54 @@ async function history(ctx: AppContext, chatId: number | undefined): Promise<Cha
  * answer is written in the background. Too few words refuse the whole (402, nothing stored).
  */
 export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendInput): Promise<ChatRun> {
-  const model = await findActiveModel(ctx.db, input.ai_models_id, ['chat']);
+  const model = await ctx.models.find(ctx.db, input.ai_models_id, ['chat']);
   if (!model) throw fieldError('ai_models_id', 'Эта модель недоступна. Выберите другую');
   const param = chooseParam(readModelSetting(model.setting), input.param);
   if (param === null) throw fieldError('param', 'Выберите параметр из списка');
-  if (input.chat_id !== undefined && !(await findOwnChat(ctx.db, viewer.id, input.chat_id))) throw new AppError('NOT_FOUND', 'Чат не найден');
-
-  const messages: ChatMessageInput[] = [
-    { role: 'system', text: SYSTEM_PROMPT },
-    ...(await history(ctx, input.chat_id)),
-    { role: 'user', text: input.message, ...(input.images.length ? { images: input.images.map((f) => ({ mime: f.mime as 'image/png' | 'image/jpeg', data: f.data })) } : {}) },
-  ];
+  const newMessage: ChatMessageInput = {
+    role: 'user',
+    text: input.message,
+    ...(input.images.length ? { images: input.images.map((f) => ({ mime: f.mime as 'image/png' | 'image/jpeg', data: f.data })) } : {}),
+  };
+  const system: ChatMessageInput = { role: 'system', text: SYSTEM_PROMPT };
   const maxOutputTokens = Math.min(model.max_output_tokens, param?.max_output_tokens ?? Infinity);
+  const params: ChatSendParams = {
+    user_id: viewer.id,
+    chat_id: input.chat_id,
+    title: titleOf(input.message),
+    model_id: model.id,
+    model_name: model.name,
+    param: param?.value ?? null,
+    message: input.message,
+    rate: model.words_per_token,
+    // The bound of real models (the hold's worst case, whatever the protocol).
+    base_tokens: inputTokensBound('openai', [system, newMessage]) + maxOutputTokens,
+    history_limit: HISTORY_MESSAGES,
+    file_ids: [],
+  };
+  const send = async (db: Executor, fileIds: number[]) => sent(await chatSend(db, { ...params, file_ids: fileIds }));
+  // The history is read while the send is stored (chat_send bounds it for the hold by itself).
+  // Without images one statement stores it all; images are stored with their rows in one
+  // transaction with it (their blobs deleted if it is refused). Another user's chat has no
+  // history here and is refused by chat_send.
+  const [earlier, stored] = await Promise.all([
+    history(ctx, viewer.id, input.chat_id),
+    input.images.length
+      ? storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+          const ids: number[] = [];
+          for (const image of input.images) ids.push((await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name })).id);
+          return send(tx, ids);
+        })
+      : send(ctx.db, []),
+  ]);
+  // The history may already see the message just stored.
+  const messages = [system, ...earlier.filter((m) => m.id < stored.user_message_id).map(({ role, text }) => ({ role, text })), newMessage];
   const inputTokens = inputTokensBound(model.protocol, messages);
-  const holdAmount = wordsFor(inputTokens + maxOutputTokens, model.words_per_token);
-
-  const stored = await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
-    let chatId: number;
-    if (input.chat_id === undefined) {
-      chatId = (await insertChat(tx, { userId: viewer.id, title: titleOf(input.message), modelId: model.id })).id;
-    } else {
-      // The chat's row lock orders concurrent sends into it: one answer at a time.
-      if (!(await lockOwnChat(tx, viewer.id, input.chat_id))) throw new AppError('NOT_FOUND', 'Чат не найден');
-      if (await generatingAnswer(tx, input.chat_id)) throw new AppError('CHAT_BUSY');
-      chatId = input.chat_id;
-    }
-    const userMessage = await insertUserMessage(tx, { chatId, userId: viewer.id, text: input.message });
-    for (const [position, image] of input.images.entries()) {
-      const file = await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name });
-      await linkMessageFile(tx, userMessage.id, file.id, position);
-    }
-    const answer = await insertAnswer(tx, { chatId, userId: viewer.id, modelId: model.id, modelName: model.name, param: param?.value ?? null });
-    const hold =
-      holdAmount > 0 ? await placeHold(tx, { userId: viewer.id, kind: 'words', amount: holdAmount, idempotencyKey: `chat-answer:${String(answer.id)}`, refType: 'chat_message', refId: answer.id }) : null;
-    if (hold) await setAnswerHold(tx, answer.id, hold.id);
-    await touchChat(tx, chatId, model.id);
-    return { chatId, userMessageId: userMessage.id, answerId: answer.id, hold };
-  });
 
   return ctx.chatRuns.start({
-    messageId: stored.answerId,
-    userMessageId: stored.userMessageId,
-    chatId: stored.chatId,
+    messageId: stored.answer_id,
+    userMessageId: stored.user_message_id,
+    chatId: stored.chat_id,
     userId: viewer.id,
     modelName: model.name,
     connection: { id: model.connection_id, name: model.connection_name, protocol: model.protocol, base_url: model.base_url, api_key_env: model.api_key_env, timeout_seconds: model.timeout_seconds, updated_at: model.connection_updated_at },
@@ -216,9 +218,23 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendIn
       ...(param?.provider ? { params: param.provider } : {}),
     },
     rate: model.words_per_token,
-    hold: stored.hold,
+    hold: stored.hold_id === null ? null : { id: stored.hold_id, userId: viewer.id, kind: 'words', amount: stored.hold_amount, status: 'held' },
     inputTokens,
   });
+}
+
+/** A refused send as the error it answers. */
+function sent(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 'ok' }> {
+  switch (outcome.status) {
+    case 'ok':
+      return outcome;
+    case 'not_found':
+      throw new AppError('NOT_FOUND', 'Чат не найден');
+    case 'busy':
+      throw new AppError('CHAT_BUSY');
+    case 'insufficient':
+      throw new AppError('INSUFFICIENT_TOKENS');
+  }
 }
 
 /** An answer left `generating` this long without a save was abandoned (its process died). */
@@ -236,11 +252,15 @@ export async function closeAbandonedAnswers(ctx: AppContext): Promise<number> {
     if (ctx.chatRuns.get(row.id)) continue;
     const charge = row.text ? wordsFor(outputTokensEstimate(row.protocol, row.text), row.words_per_token ?? 1) : 0;
     const words = Math.min(charge, row.hold_amount ?? 0);
-    const done = await ctx.db.transaction().execute(async (tx) => {
-      const answer = await closeAnswer(tx, row.id, { text: row.text, status: row.text ? 'stopped' : 'failed', words, inputTokens: null, outputTokens: null, error: 'abandoned: the process writing it stopped' });
-      if (!answer) return false;
-      if (answer.hold_id !== null) await settleHold(tx, { id: answer.hold_id, userId: answer.user_id, kind: 'words' }, words);
-      return true;
+    const { closed: done } = await chatClose(ctx.db, {
+      message_id: row.id,
+      user_id: row.user_id,
+      text: row.text,
+      status: row.text ? 'stopped' : 'failed',
+      words,
+      input_tokens: null,
+      output_tokens: null,
+      error: 'abandoned: the process writing it stopped',
     });
     if (done) closed++;
   }
