@@ -58,6 +58,14 @@ function ListIcon() {
   );
 }
 
+function SendIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+      <path d="M10 16V4M4.5 9.5 10 4l5.5 5.5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 function ClipIcon() {
   return (
     <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
@@ -267,6 +275,7 @@ function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState
 function Composer({ composer, onText, onChoice, onFiles, onRemoveAttachment, onSend, onStop }: Pick<ChatViewProps, 'composer' | 'onText' | 'onChoice' | 'onFiles' | 'onRemoveAttachment' | 'onSend' | 'onStop'>) {
   const inputId = useId();
   const errorsId = useId();
+  const hintId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { phase, failure } = composer;
@@ -347,7 +356,7 @@ function Composer({ composer, onText, onChoice, onFiles, onRemoveAttachment, onS
           placeholder={TEXTS.placeholder}
           maxLength={CHAT_LIMITS.messageMaxLength}
           aria-invalid={messageErrors.length > 0 || undefined}
-          aria-describedby={messageErrors.length ? errorsId : undefined}
+          aria-describedby={messageErrors.length ? errorsId : hintId}
           onChange={(event) => onText(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
@@ -377,22 +386,28 @@ function Composer({ composer, onText, onChoice, onFiles, onRemoveAttachment, onS
             </span>
           )}
           {answering ? (
-            <Button variant="secondary" busy={phase === 'stopping'} onClick={onStop}>
-              <span className="chat-stop-square" aria-hidden="true" /> {TEXTS.stop}
+            <Button variant="secondary" className="chat-send" busy={phase === 'stopping'} onClick={onStop}>
+              {phase !== 'stopping' && <span className="chat-stop-square" aria-hidden="true" />}
+              <span className="chat-send__text">{TEXTS.stop}</span>
             </Button>
           ) : (
-            <Button type="submit" busy={phase === 'sending'}>
-              {TEXTS.send}
+            <Button type="submit" className="chat-send" busy={phase === 'sending'}>
+              {phase !== 'sending' && <SendIcon />}
+              <span className="chat-send__text">{TEXTS.send}</span>
             </Button>
           )}
         </div>
       </div>
-      {messageErrors.length > 0 && (
+      {messageErrors.length > 0 ? (
         <ul className="field__errors" id={errorsId}>
           {messageErrors.map((m) => (
             <li key={m}>{m}</li>
           ))}
         </ul>
+      ) : (
+        <p className="chat-composer__hint" id={hintId}>
+          {TEXTS.hint}
+        </p>
       )}
     </form>
   );
@@ -429,44 +444,46 @@ export function ChatView(props: ChatViewProps) {
   const heading = currentId === null ? CHAT_TEXTS.newChat : current ? cutTitle(current.text) : 'Чат';
   const failure = composer.failure;
   return (
-    <div className={`chat${sidebarOpen ? ' chat--sidebar-open' : ''}`}>
-      <Sidebar
-        list={list}
-        currentId={currentId}
-        open={sidebarOpen}
-        onNewChat={props.onNewChat}
-        onOpenChat={props.onOpenChat}
-        onLoadMore={props.onLoadMore}
-        onRetryList={props.onRetryList}
-        onDialog={props.onDialog}
-        onClose={() => onToggleSidebar(false)}
-      />
-      {sidebarOpen && <div className="chat-scrim" aria-hidden="true" onClick={() => onToggleSidebar(false)} />}
-      <section className="chat-main" aria-label={heading}>
-        <header className="chat-main__head">
-          <button type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
-            <ListIcon />
-          </button>
-          <h1 className="chat-main__title" title={current?.text}>
-            {heading}
-          </h1>
-          <button type="button" className="chat-icon-btn chat-main__new" aria-label={CHAT_TEXTS.newChat} onClick={props.onNewChat}>
-            <PlusIcon />
-          </button>
-        </header>
-        <ConversationView
-          conversation={conversation}
-          onRetry={props.onRetryConversation}
-          onExample={props.onText}
-          footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} onDismiss={props.onDismissFailure} />}
+    <div className="chat-frame">
+      <div className={`chat${sidebarOpen ? ' chat--sidebar-open' : ''}`}>
+        <Sidebar
+          list={list}
+          currentId={currentId}
+          open={sidebarOpen}
+          onNewChat={props.onNewChat}
+          onOpenChat={props.onOpenChat}
+          onLoadMore={props.onLoadMore}
+          onRetryList={props.onRetryList}
+          onDialog={props.onDialog}
+          onClose={() => onToggleSidebar(false)}
         />
-        <Composer composer={composer} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
-        <p className="visually-hidden" aria-live="polite" role="status">
-          {props.liveStatus}
-        </p>
-      </section>
-      {dialog?.kind === 'rename' && <RenameDialog chat={dialog.chat} errors={props.dialogErrors} onSubmit={(title) => props.onRename(dialog.chat, title)} onClose={() => props.onDialog(null)} />}
-      {dialog?.kind === 'delete' && <DeleteDialog chat={dialog.chat} error={props.dialogErrors?.delete?.[0] ?? null} onConfirm={() => props.onDelete(dialog.chat)} onClose={() => props.onDialog(null)} />}
+        {sidebarOpen && <div className="chat-scrim" aria-hidden="true" onClick={() => onToggleSidebar(false)} />}
+        <section className="chat-main" aria-label={heading}>
+          <header className="chat-main__head">
+            <button type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
+              <ListIcon />
+            </button>
+            <h1 className="chat-main__title" title={current?.text}>
+              {heading}
+            </h1>
+            <button type="button" className="chat-icon-btn chat-main__new" aria-label={CHAT_TEXTS.newChat} onClick={props.onNewChat}>
+              <PlusIcon />
+            </button>
+          </header>
+          <ConversationView
+            conversation={conversation}
+            onRetry={props.onRetryConversation}
+            onExample={props.onText}
+            footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} onDismiss={props.onDismissFailure} />}
+          />
+          <Composer composer={composer} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
+          <p className="visually-hidden" aria-live="polite" role="status">
+            {props.liveStatus}
+          </p>
+        </section>
+        {dialog?.kind === 'rename' && <RenameDialog chat={dialog.chat} errors={props.dialogErrors} onSubmit={(title) => props.onRename(dialog.chat, title)} onClose={() => props.onDialog(null)} />}
+        {dialog?.kind === 'delete' && <DeleteDialog chat={dialog.chat} error={props.dialogErrors?.delete?.[0] ?? null} onConfirm={() => props.onDelete(dialog.chat)} onClose={() => props.onDialog(null)} />}
+      </div>
     </div>
   );
 }
