@@ -263,6 +263,7 @@ describe('Chat: the streamed answer', () => {
     await screen.findByText('На картинке схематичный пейзаж: солнце над горами.');
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Чаты' })).getByRole('button', { name: CHAT_TEXTS.newChat }));
     expect(window.location.search).toBe('');
+    expect(input()).toHaveFocus();
     expect(screen.getByRole('heading', { name: 'С чем помочь?' })).toBeInTheDocument();
     await userEvent.type(input(), 'Новая тема{Enter}');
     expect(stream.last().request.body).not.toHaveProperty('chat_id');
@@ -342,6 +343,25 @@ describe('Chat: failures (seed §8)', () => {
     await userEvent.type(input(), 'Ещё раз{Enter}');
     await stream.fail(new TypeError('boom'));
     expect(await screen.findByRole('alert')).toHaveTextContent('Ошибка при отправке');
+  });
+
+  it('a connection lost while the answer is written: «Ошибка при отправке», and the answer, which the server finishes, is read from the history', async () => {
+    let reads = 0;
+    const writing: ChatMessage[] = [
+      { id: 901, role: 'user', text: 'Привет', model: null, status: 'done', words: 0, images: [], created_at: '2025-05-20T12:00:00Z' },
+      { id: 902, role: 'assistant', text: 'Здравствуйте', model: 'GPT-4o mini', status: 'generating', words: 0, images: [], created_at: '2025-05-20T12:00:00Z' },
+    ];
+    const finished: ChatMessage[] = [writing[0] as ChatMessage, { ...(writing[1] as ChatMessage), text: 'Здравствуйте! Чем помочь?', status: 'done', words: 5 }];
+    const { api, stream } = fakeApi({ messages: () => (++reads < 2 ? writing : finished) });
+    renderChat(api, { pollMs: 10 });
+    await ready();
+    await userEvent.type(input(), 'Привет{Enter}');
+    await stream.emit(start({ chat_id: 79 }), delta('Здравствуйте'));
+    await stream.fail(new ApiError(0, 'NETWORK', 'Соединение прервалось. Проверьте интернет и попробуйте снова'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Ошибка при отправке');
+    expect(screen.queryByText(CHAT_TEXTS.requestFailed)).not.toBeInTheDocument();
+    expect(await screen.findByText('Списано 5 слов')).toBeInTheDocument();
+    expect(screen.getByText('Здравствуйте! Чем помочь?')).toBeInTheDocument();
   });
 
   it('per-field messages of the server show next to the composer', async () => {

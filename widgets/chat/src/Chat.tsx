@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { CHAT_LIMITS, ChatSendFieldsSchema, type ChatMessage, type User, type WidgetProps } from '@app/contracts/browser';
 import { routeKey, useKitQueryClient, useRouteQuery, type LoadState } from '@app/kit';
-import { issuesToFieldErrors } from '@app/kit/forms';
 import { chatApi, type ChatApi } from './api.ts';
-import { IMAGE_TEXTS, callFailure, imageProblem, modelChoices, type ModelChoice } from './chat-utils.ts';
+import { IMAGE_TEXTS, callFailure, firstIssues, imageProblem, modelChoices, type ModelChoice } from './chat-utils.ts';
 import { ChatView } from './ChatView.tsx';
 import { useChatList } from './use-chat-list.ts';
 import { useChatSend, type LiveExchange } from './use-chat-send.ts';
@@ -80,6 +79,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
   /** A chat just created, shown at the top of the list until the list read again has it. */
   const [fresh, setFresh] = useState<ChatEntry | null>(null);
   const sent = useRef<{ text: string; attachments: Attachment[] } | null>(null);
+  const [focusToken, setFocusToken] = useState(0);
 
   const list = useChatList(api);
   const models = useRouteQuery(api.models);
@@ -181,7 +181,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     }
     const parsed = ChatSendFieldsSchema.safeParse({ ai_models_id: choice.modelId, param: choice.param, message: text, chat_id: chatId ?? undefined });
     if (!parsed.success) {
-      sender.setFailure({ kind: 'fields', fields: issuesToFieldErrors(parsed.error.issues), message: null });
+      sender.setFailure({ kind: 'fields', fields: firstIssues(parsed.error.issues), message: null });
       return;
     }
     const files = attachmentsRef.current;
@@ -197,6 +197,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     setChatId(next);
     setSidebarOpen(false);
     setImageError(null);
+    setFocusToken((n) => n + 1);
   };
 
   return (
@@ -209,6 +210,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
       plansUrl={plansUrl}
       packagesUrl={packagesUrl}
       sidebarOpen={sidebarOpen}
+      focusToken={focusToken}
       liveStatus={sender.failure?.kind === 'message' ? sender.failure.message : liveStatus(live)}
       onToggleSidebar={setSidebarOpen}
       onNewChat={() => leave(null)}

@@ -40,6 +40,8 @@ export interface ChatViewProps {
   onDismissFailure: () => void;
   /** Errors of the dialogs, shown from the start (stories). */
   dialogErrors?: Record<string, string[]>;
+  /** Changes when the message field should take the focus (another chat opened, «Новый чат»). */
+  focusToken?: number;
 }
 
 function PlusIcon() {
@@ -97,13 +99,18 @@ function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onR
   const titleId = useId();
   const canLoad = list.status === 'ready' && list.hasMore && !list.loadingMore;
   const moreRef = useLoadWhenVisible(canLoad, onLoadMore);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // Opened over the conversation (a phone): the focus goes into the panel.
+    if (open) closeRef.current?.focus();
+  }, [open]);
   return (
     <nav className={`chat-sidebar${open ? ' chat-sidebar--open' : ''}`} id="chat-sidebar" aria-labelledby={titleId} onKeyDown={(e) => e.key === 'Escape' && open && onClose()}>
       <div className="chat-sidebar__head">
         <h2 className="chat-sidebar__title" id={titleId}>
           {TEXTS.chats}
         </h2>
-        <button type="button" className="chat-icon-btn chat-sidebar__close" aria-label={TEXTS.closeChats} onClick={onClose}>
+        <button ref={closeRef} type="button" className="chat-icon-btn chat-sidebar__close" aria-label={TEXTS.closeChats} onClick={onClose}>
           ×
         </button>
       </div>
@@ -272,8 +279,12 @@ function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState
   );
 }
 
-function Composer({ composer, onText, onChoice, onFiles, onRemoveAttachment, onSend, onStop }: Pick<ChatViewProps, 'composer' | 'onText' | 'onChoice' | 'onFiles' | 'onRemoveAttachment' | 'onSend' | 'onStop'>) {
+function Composer({ composer, focusToken, onText, onChoice, onFiles, onRemoveAttachment, onSend, onStop }: Pick<ChatViewProps, 'composer' | 'focusToken' | 'onText' | 'onChoice' | 'onFiles' | 'onRemoveAttachment' | 'onSend' | 'onStop'>) {
   const inputId = useId();
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusToken) inputRef.current?.focus();
+  }, [focusToken]);
   const errorsId = useId();
   const hintId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -349,6 +360,7 @@ function Composer({ composer, onText, onChoice, onFiles, onRemoveAttachment, onS
           {TEXTS.messageLabel}
         </label>
         <textarea
+          ref={inputRef}
           id={inputId}
           className="chat-composer__input"
           rows={2}
@@ -443,6 +455,11 @@ export function ChatView(props: ChatViewProps) {
   const current = list.status === 'ready' ? list.items.find((c) => c.id === currentId) : undefined;
   const heading = currentId === null ? CHAT_TEXTS.newChat : current ? cutTitle(current.text) : 'Чат';
   const failure = composer.failure;
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeSidebar = () => {
+    onToggleSidebar(false);
+    toggleRef.current?.focus();
+  };
   return (
     <div className="chat-frame">
       <div className={`chat${sidebarOpen ? ' chat--sidebar-open' : ''}`}>
@@ -455,12 +472,12 @@ export function ChatView(props: ChatViewProps) {
           onLoadMore={props.onLoadMore}
           onRetryList={props.onRetryList}
           onDialog={props.onDialog}
-          onClose={() => onToggleSidebar(false)}
+          onClose={closeSidebar}
         />
-        {sidebarOpen && <div className="chat-scrim" aria-hidden="true" onClick={() => onToggleSidebar(false)} />}
+        {sidebarOpen && <div className="chat-scrim" aria-hidden="true" onClick={closeSidebar} />}
         <section className="chat-main" aria-label={heading}>
           <header className="chat-main__head">
-            <button type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
+            <button ref={toggleRef} type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
               <ListIcon />
             </button>
             <h1 className="chat-main__title" title={current?.text}>
@@ -476,7 +493,7 @@ export function ChatView(props: ChatViewProps) {
             onExample={props.onText}
             footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} onDismiss={props.onDismissFailure} />}
           />
-          <Composer composer={composer} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
+          <Composer composer={composer} focusToken={props.focusToken} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
           <p className="visually-hidden" aria-live="polite" role="status">
             {props.liveStatus}
           </p>

@@ -7,6 +7,7 @@ describe('cutTitle (seed §9)', () => {
   it('keeps titles of up to 20 characters and cuts longer ones to 20 plus «…»', () => {
     expect(cutTitle('Письмо клиенту')).toBe('Письмо клиенту');
     expect(cutTitle('Ровно двадцать симв.')).toBe('Ровно двадцать симв.');
+    expect(cutTitle('Двадцать один символ!')).toBe('Двадцать один символ…');
     expect(cutTitle('План статьи о здоровом сне')).toBe('План статьи о здоров…');
     // Characters, not UTF-16 units: an emoji counts once.
     expect(cutTitle('😀'.repeat(25))).toBe(`${'😀'.repeat(20)}…`);

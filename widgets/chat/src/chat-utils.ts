@@ -68,6 +68,13 @@ export async function imageProblem(file: File): Promise<ImageProblem> {
   return null;
 }
 
+/** A failed schema check as one message per field (the first), as the server's `{field: [messages]}`. */
+export function firstIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of issues) fields[String(issue.path[0] ?? 'message')] ??= [issue.message];
+  return fields;
+}
+
 /** What went wrong with a send, as the chat shows it (seed §8). */
 export type SendFailure = { kind: 'tooFewWords'; message: string } | { kind: 'fields'; fields: Record<string, string[]>; message: string | null } | { kind: 'message'; message: string };
 

@@ -1,41 +1,61 @@
-import { useState } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { ChatRenameBodySchema } from '@app/contracts/browser';
-import { Alert, ApiError, Button } from '@app/kit';
+import { Alert, ApiError, Button, Field } from '@app/kit';
 import { Dialog } from '@app/kit/dialog';
-import { ContractFormView, FormField, useContractForm } from '@app/kit/forms';
 import { cutTitle, callFailure } from './chat-utils.ts';
 import { TEXTS } from './texts.ts';
 import type { ChatEntry } from './types.ts';
 
-/** Renames a chat: the title is checked with the contract's schema; the server's field message shows under the field. */
+/**
+ * Renames a chat: the title is checked with the contract's schema (the server checks it with the
+ * same one); a field message shows under the field, any other failure above it.
+ */
 export function RenameDialog({ chat, errors, onSubmit, onClose }: { chat: ChatEntry; errors?: Record<string, string[]>; onSubmit: (title: string) => Promise<unknown>; onClose: () => void }) {
-  const form = useContractForm(ChatRenameBodySchema, {
-    defaultValues: { title: chat.text },
-    errors,
-    onSubmit: async (values) => {
-      try {
-        await onSubmit(values.title);
-      } catch (err) {
-        // Per-field messages go under the field; anything else is the chat's message (seed §8).
-        if (err instanceof ApiError && Object.keys(err.fields).length > 0) throw err;
-        throw new ApiError(err instanceof ApiError ? err.status : 0, undefined, callFailure(err));
-      }
-      onClose();
-    },
-  });
+  const [title, setTitle] = useState(chat.text);
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<string[]>(errors?.title ?? []);
+  const [formError, setFormError] = useState<string | null>(null);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const parsed = ChatRenameBodySchema.safeParse({ title });
+    if (!parsed.success) {
+      setFieldErrors(parsed.error.issues.slice(0, 1).map((issue) => issue.message));
+      return;
+    }
+    setBusy(true);
+    setFormError(null);
+    onSubmit(parsed.data.title).then(onClose, (err: unknown) => {
+      setBusy(false);
+      const byField = err instanceof ApiError ? err.fields : {};
+      if (byField.title) setFieldErrors(byField.title);
+      else setFormError(callFailure(err));
+    });
+  };
   return (
-    <Dialog title={TEXTS.renameTitle} dismissible={!form.busy} onClose={onClose}>
-      <ContractFormView form={form}>
-        <FormField form={form.form} name="title" label={TEXTS.renameLabel} autoComplete="off" maxLength={200} />
+    <Dialog title={TEXTS.renameTitle} dismissible={!busy} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        {formError && <Alert>{formError}</Alert>}
+        <Field
+          label={TEXTS.renameLabel}
+          value={title}
+          autoComplete="off"
+          maxLength={200}
+          errors={fieldErrors}
+          onChange={(event) => {
+            setTitle(event.target.value);
+            setFieldErrors([]);
+          }}
+        />
         <div className="modal__footer">
-          <Button variant="secondary" disabled={form.busy} onClick={onClose}>
+          <Button variant="secondary" disabled={busy} onClick={onClose}>
             {TEXTS.cancel}
           </Button>
-          <Button type="submit" busy={form.busy}>
+          <Button type="submit" busy={busy}>
             {TEXTS.save}
           </Button>
         </div>
-      </ContractFormView>
+      </form>
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChatSendResult } from '@app/contracts/browser';
+import { ApiError } from '@app/kit';
 import type { ChatApi, ChatStreamEvent, ChatStreamRequest } from './api.ts';
 import { callFailure, sendFailure, type SendFailure } from './chat-utils.ts';
 import type { SendPhase, ShownMessage } from './types.ts';
@@ -133,7 +134,9 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
         latest.current.onRefused(input);
         return;
       }
-      update(token, (l) => ({ ...l, phase: 'ended', answer: l.answer && { ...l.answer, text: buffer, status: 'failed' } }));
+      // A dropped connection is not a failed answer: the server finishes it, and the history (read next) shows it being written.
+      const lost = !(err instanceof ApiError) || err.status === 0;
+      update(token, (l) => ({ ...l, phase: 'ended', answer: l.answer && { ...l.answer, text: buffer, status: lost ? l.answer.status : 'failed' } }));
     }
     if (token !== run.current) return;
     clearTimeout(timer);
