@@ -112,11 +112,18 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
         setText((current) => current || back.text);
         if (attachmentsRef.current.length === 0) changeAttachments(back.attachments);
       },
-      onSettled: async (id) => {
+      onSettled: async (id, answerId) => {
+        if (id === null || answerId === null) return true;
+        const key = routeKey(api.messages.route, { params: { id } });
+        await client.invalidateQueries({ queryKey: key });
+        const kept = client.getQueryData<ChatMessage[]>(key)?.some((m) => m.id === answerId) ?? false;
+        // The history shows the images from the server now: the previews can go.
         const done = sent.current;
-        sent.current = null;
-        if (id !== null) await client.invalidateQueries({ queryKey: routeKey(api.messages.route, { params: { id } }) });
-        for (const a of done?.attachments ?? []) revoke(a.url);
+        if (kept) {
+          sent.current = null;
+          for (const a of done?.attachments ?? []) revoke(a.url);
+        }
+        return kept;
       },
     },
     flushMs,

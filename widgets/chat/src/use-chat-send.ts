@@ -34,8 +34,8 @@ export interface SendCallbacks {
   onDone: (result: ChatSendResult) => void;
   /** The send failed before the server took the message: the composer gets it back. */
   onRefused: (input: SendInput) => void;
-  /** The exchange ended (whatever the outcome): the chat's history is read again; resolves when it has been. */
-  onSettled: (chatId: number | null) => Promise<unknown>;
+  /** The exchange ended (whatever the outcome): the chat's history is read again; resolves to whether it now has the answer. */
+  onSettled: (chatId: number | null, answerId: number | null) => Promise<boolean>;
 }
 
 /**
@@ -77,7 +77,7 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
       answer: null,
     });
     // Set from the stream's callback.
-    const progress = { started: false };
+    const progress: { started: boolean; answerId: number | null } = { started: false, answerId: null };
     let chatId = input.chatId;
     let buffer = '';
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -91,6 +91,7 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
       switch (event.event) {
         case 'start': {
           progress.started = true;
+          progress.answerId = event.data.message_id;
           chatId = event.data.chat_id;
           const { model, message_id, user_message_id } = event.data;
           update(token, (l) => ({
@@ -141,9 +142,9 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
     if (token !== run.current) return;
     clearTimeout(timer);
     update(token, (l) => ({ ...l, phase: 'ended' }));
-    await latest.current.onSettled(chatId);
-    // The history has the exchange now (or could not be read: then the live copy stays).
-    setLive((l) => (l?.run === token ? null : l));
+    const kept = await latest.current.onSettled(chatId, progress.answerId);
+    // The history has the exchange now; if it could not be read, the live copy stays.
+    if (kept) setLive((l) => (l?.run === token ? null : l));
   };
 
   return {
