@@ -287,6 +287,8 @@ describe('Chat: the streamed answer', () => {
     expect(await screen.findByText('Пишет ответ…')).toBeInTheDocument();
     expect(await screen.findByText('Списано 12 слов')).toBeInTheDocument();
     expect(screen.queryByText('Пишет ответ…')).not.toBeInTheDocument();
+    // Its words were settled on the server: the balance is read again.
+    await waitFor(() => expect(api.user).toHaveBeenCalledTimes(2));
     const calls = api.messages.mock.calls.length;
     await new Promise((r) => setTimeout(r, 60));
     expect(api.messages.mock.calls.length).toBe(calls);
@@ -301,7 +303,7 @@ describe('Chat: failures (seed §8)', () => {
     await userEvent.type(input(), 'Напиши роман{Enter}');
     await stream.fail(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов'));
     const panel = await screen.findByRole('alert', { name: 'Недостаточно слов' });
-    expect(within(panel).getByText(/Недостаточно токенов/)).toBeInTheDocument();
+    expect(within(panel).getByText(/Недостаточно токенов/)).toHaveTextContent('Недостаточно токенов. Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов.');
     expect(within(panel).getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', PLANS);
     expect(within(panel).getByRole('link', { name: 'Купить пакет слов' })).toHaveAttribute('href', PACKAGES);
     expect(input()).toHaveValue('Напиши роман');

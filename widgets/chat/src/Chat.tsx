@@ -140,6 +140,14 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     },
   );
 
+  // An answer written without this page streaming it (opened from the history) settled its words on the server: read the balance again.
+  const writing = messages.data?.some((m) => m.status === 'generating') ?? false;
+  const wasWriting = useRef(false);
+  useEffect(() => {
+    if (wasWriting.current && !writing) void client.invalidateQueries({ queryKey: routeKey(api.user.route) });
+    wasWriting.current = writing;
+  }, [writing, client, api.user.route]);
+
   useEffect(() => {
     const url = new URL(window.location.href);
     if (chatId === null) url.searchParams.delete('id');

@@ -197,7 +197,7 @@ function MessageView({ message }: { message: ShownMessage }) {
   );
 }
 
-function TooFewWords({ message, plansUrl, packagesUrl, balance, onDismiss }: { message: string; plansUrl: string; packagesUrl: string; balance: number | null; onDismiss: () => void }) {
+function TooFewWords({ message, plansUrl, packagesUrl, balance, price, onDismiss }: { message: string; plansUrl: string; packagesUrl: string; balance: number | null; price: number | null; onDismiss: () => void }) {
   const titleId = useId();
   return (
     <section className="chat-toofew" role="alert" aria-labelledby={titleId}>
@@ -207,7 +207,8 @@ function TooFewWords({ message, plansUrl, packagesUrl, balance, onDismiss }: { m
       <div className="chat-toofew__body">
         <h3 id={titleId}>{TEXTS.tooFewTitle}</h3>
         <p>
-          {message}. {balance !== null && <>На балансе {wordsLabel(balance, formatWords)}. </>}
+          {message}. {price !== null && <>Ответ этой модели может стоить до {wordsLabel(price, formatWords)}, </>}
+          {balance !== null && <>{price !== null ? 'на балансе' : 'На балансе'} {wordsLabel(balance, formatWords)}. </>}
           {TEXTS.tooFewText}
         </p>
         <div className="chat-toofew__actions">
@@ -455,6 +456,7 @@ export function ChatView(props: ChatViewProps) {
   const current = list.status === 'ready' ? list.items.find((c) => c.id === currentId) : undefined;
   const heading = currentId === null ? CHAT_TEXTS.newChat : current ? cutTitle(current.text) : 'Чат';
   const failure = composer.failure;
+  const price = composer.choices.status === 'ready' ? (composer.choices.data.find((c) => c.key === composer.choiceKey)?.model.max_words ?? null) : null;
   const toggleRef = useRef<HTMLButtonElement>(null);
   const closeSidebar = () => {
     onToggleSidebar(false);
@@ -491,7 +493,7 @@ export function ChatView(props: ChatViewProps) {
             conversation={conversation}
             onRetry={props.onRetryConversation}
             onExample={props.onText}
-            footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} onDismiss={props.onDismissFailure} />}
+            footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
           />
           <Composer composer={composer} focusToken={props.focusToken} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
           <p className="visually-hidden" aria-live="polite" role="status">
