@@ -192,6 +192,18 @@ describe('Chat: images are checked before anything is sent', () => {
     expect(await screen.findByText('Файл «огромный.png» больше 10 МБ')).toBeInTheDocument();
   });
 
+  it('takes images dropped on the composer', async () => {
+    const { api } = fakeApi();
+    renderChat(api);
+    await ready();
+    const form = input().closest('form') as HTMLFormElement;
+    fireEvent.dragOver(form, { dataTransfer: { types: ['Files'], files: [] } });
+    expect(screen.getByText('Отпустите, чтобы прикрепить изображение')).toBeInTheDocument();
+    fireEvent.drop(form, { dataTransfer: { types: ['Files'], files: [jpeg('перетащил.jpg')] } });
+    expect(await screen.findByRole('button', { name: 'Убрать изображение «перетащил.jpg»' })).toBeInTheDocument();
+    expect(screen.queryByText('Отпустите, чтобы прикрепить изображение')).not.toBeInTheDocument();
+  });
+
   it('takes images pasted into the message', async () => {
     const { api } = fakeApi();
     renderChat(api);
@@ -267,6 +279,21 @@ describe('Chat: the streamed answer', () => {
     expect(screen.getByRole('heading', { name: 'С чем помочь?' })).toBeInTheDocument();
     await userEvent.type(input(), 'Новая тема{Enter}');
     expect(stream.last().request.body).not.toHaveProperty('chat_id');
+  });
+
+  it('leaving a chat while its answer is written closes the stream quietly (the server finishes the answer)', async () => {
+    const { api, stream } = fakeApi();
+    window.history.replaceState(null, '', '/chat?id=41');
+    renderChat(api);
+    await ready();
+    await userEvent.type(input(), 'Расскажи историю{Enter}');
+    await stream.emit(start(), delta('Жил-был'));
+    await userEvent.click(screen.getByRole('button', { name: 'Письмо клиенту' }));
+    expect(stream.last().signal?.aborted).toBe(true);
+    expect(window.location.search).toBe('?id=40');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Отправить' })).toBeEnabled();
+    expect(screen.queryByText('Жил-был')).not.toBeInTheDocument();
   });
 
   it('opening /chat?id=N opens that chat, highlighted in the list', async () => {
