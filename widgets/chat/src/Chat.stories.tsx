@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { ChatMessage } from '@app/contracts/browser';
 import { ChatView } from './ChatView.tsx';
 import { IMAGE_TEXTS, modelChoices } from './chat-utils.ts';
-import { CHATS, FAILED, GENERATING, HISTORY, MODELS, PICTURE_URL, STOPPED, manyChats } from './fixtures.ts';
+import { CHATS, FAILED, GENERATING, HISTORY, MODELS, PICTURE_URL, RICH_MARKDOWN, STOPPED, manyChats } from './fixtures.ts';
 import type { Attachment, ComposerState, ShownMessage } from './types.ts';
 
 const noop = () => undefined;
@@ -97,6 +97,7 @@ export const Streaming: Story = {
   },
 };
 export const Stopping: Story = { args: { ...Streaming.args, composer: composer({ phase: 'stopping' }), liveStatus: 'Останавливаем ответ…' } };
+export const RichMarkdown: Story = { args: { conversation: { status: 'ready', data: [{ key: 'rich', role: 'assistant', text: RICH_MARKDOWN, model: 'GPT-4o', status: 'done', words: 310, images: [] }] } } };
 export const Stopped: Story = { args: { conversation: conversation(STOPPED), currentId: 37 } };
 export const Failed: Story = { args: { conversation: conversation(FAILED), currentId: 38, composer: composer({ failure: { kind: 'message', message: 'Провайдер не ответил' } }) } };
 export const SendThrew: Story = { args: { composer: composer({ text: 'Привет!', failure: { kind: 'message', message: 'Ошибка при отправке' } }) } };

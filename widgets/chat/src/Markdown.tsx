@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, useState, type ComponentPropsWithoutRef, type 
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import { remarkGfmParse } from './remark-gfm-parse.ts';
+import { remarkSoftBreaks } from './remark-soft-breaks.ts';
 import { TEXTS } from './texts.ts';
 
 
@@ -54,7 +55,9 @@ const components: Components = {
   ),
 };
 
-const remarkPlugins = [remarkGfmParse];
+const remarkPlugins = [remarkGfmParse, remarkSoftBreaks];
+/** Footnotes (GFM) are labelled in Russian. */
+const remarkRehypeOptions = { footnoteLabel: 'Примечания', footnoteBackLabel: (n: number) => `Назад к сноске ${String(n + 1)}` };
 const rehypePlugins = [rehypeSanitize];
 
 /**
@@ -64,7 +67,7 @@ const rehypePlugins = [rehypeSanitize];
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="md">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      <ReactMarkdown remarkPlugins={remarkPlugins} remarkRehypeOptions={remarkRehypeOptions} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>
     </div>

@@ -55,6 +55,27 @@ export const ANSWER_MARKDOWN = [
   '- [ ] Написать черновик',
 ].join('\n');
 
+/** Everything an answer may hold: nested lists, verse, a quote, inline code, a link, raw HTML (shown as text). */
+export const RICH_MARKDOWN = [
+  '### Что получилось',
+  '',
+  '- Первый пункт',
+  '  - вложенный пункт',
+  '  - ещё один',
+  '- Второй пункт с `кодом` и [ссылкой](https://example.ru)',
+  '',
+  'Весна пришла, звенят ручьи,',
+  'И солнце греет всё теплей.',
+  '',
+  '> Цитата из источника.',
+  '',
+  '<script>alert(1)</script><b>не жирный</b>',
+  '',
+  'Сноска в тексте[^1].',
+  '',
+  '[^1]: Текст сноски.',
+].join('\n');
+
 let nextId = 500;
 const message = (over: Partial<ChatMessage> & Pick<ChatMessage, 'role' | 'text'>): ChatMessage => ({
   id: nextId++,
