@@ -3,11 +3,11 @@ import { instrument, type PageMeasure } from './react-copies.ts';
 import { startServer } from './server.ts';
 
 /** A page a person sees, as the bench opens it in Chromium. */
-export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/dashboard (unconfirmed)'] as const;
+export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/dashboard (unconfirmed)'] as const;
 
 /**
- * Opens /login as a guest, signs in through the form and lands on /dashboard, opens the plans
- * and the orders pages, then signs out, registers and lands on /dashboard with the email
+ * Opens /login as a guest, signs in through the form and lands on /dashboard, opens the plans,
+ * the orders and the chat pages, then signs out, registers and lands on /dashboard with the email
  * confirmation overlay (the page that loads the most host chunks: forms and dialog).
  */
 export async function measurePages(): Promise<PageMeasure[]> {
@@ -25,7 +25,7 @@ export async function measurePages(): Promise<PageMeasure[]> {
     await page.getByRole('button', { name: 'Войти' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     measures.push(await probe.measure('/dashboard'));
-    for (const path of ['/dashboard/user/payment', '/dashboard/user/orders']) {
+    for (const path of ['/dashboard/user/payment', '/dashboard/user/orders', '/chat']) {
       await page.goto(`${server.baseUrl}${path}`);
       measures.push(await probe.measure(path));
     }

@@ -134,6 +134,7 @@ export const hostPages = fp<HostPagesOptions>(
         loaderVersion: await store.loaderVersion(),
         current: page.path,
         banner: result.banner,
+        fill: result.fill,
         devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
         styleNonce,
       });

@@ -44,10 +44,13 @@ export interface LayoutInput {
   devPreamble?: string;
   /** The CSP nonce of `<style>` elements the page's scripts add (dialogs' scroll lock). */
   styleNonce?: string;
+  /** One screen filling the viewport under the header (the chat). */
+  fill?: boolean;
 }
 
 const NAV = [
   { href: '/dashboard', label: 'Главная' },
+  { href: '/chat', label: 'Чат' },
   { href: '/dashboard/user/payment', label: 'Тарифы' },
   { href: '/dashboard/user/orders', label: 'Заказы' },
 ];
@@ -81,10 +84,10 @@ ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
 </head>
-<body class="layout-${input.layout}">
+<body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}
-<main class="page page--${input.layout}">
+<main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}">
 ${input.body}
 </main>
 ${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>`}

@@ -10,6 +10,8 @@ export interface PageResult {
   /** Page body around the mount points; by default the mount points one after another. */
   body?: (slots: RawHtml[]) => RawHtml;
   banner?: RawHtml | false;
+  /** The page is one screen that fills the viewport under the header (the chat): no width limit, no padding, no footer. */
+  fill?: boolean;
 }
 
 export interface PageDefinition {
@@ -96,6 +98,16 @@ export const PAGES: PageDefinition[] = [
       title: 'История заказов',
       widgets: [widget('order-history', {})],
       body: ([orders]) => html`<div class="page-head"><h1>История заказов</h1></div>${orders}`,
+    }),
+  },
+  {
+    path: '/chat',
+    access: 'user',
+    layout: 'app',
+    render: () => ({
+      title: 'Чат',
+      widgets: [widget('chat', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' })],
+      fill: true,
     }),
   },
 ];

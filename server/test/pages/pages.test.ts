@@ -45,6 +45,7 @@ describe('access', () => {
     ['/dashboard?payments=1', '/login?next=%2Fdashboard%3Fpayments%3D1'],
     ['/dashboard/user/payment', '/login?next=%2Fdashboard%2Fuser%2Fpayment'],
     ['/dashboard/user/orders', '/login?next=%2Fdashboard%2Fuser%2Forders'],
+    ['/chat?id=7', '/login?next=%2Fchat%3Fid%3D7'],
   ])('a guest asking for %s is sent to %s', async (url, location) => {
     const res = await page(url);
     expect(res.statusCode).toBe(302);
@@ -123,6 +124,20 @@ describe('page documents', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('sandbox-banner');
     expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true });
+  });
+
+  it('/chat mounts the chat with the plans and packages links, fills the viewport and is «Чат» in the navigation', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/chat?id=3', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'chat')).toEqual({ plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' });
+    expect(res.body).toContain('<title>Чат — Нейростудия</title>');
+    expect(res.body).toContain('<body class="layout-app layout-fill">');
+    expect(res.body).toContain('<main class="page page--app page--fill">');
+    expect(res.body).toContain('<a href="/chat" aria-current="page">Чат</a>');
+    const other = await page('/dashboard', user.cookie);
+    expect(other.body).toContain('<a href="/chat">Чат</a>');
+    expect(other.body).not.toContain('page--fill');
   });
 
   it('/register mounts the registration form', async () => {

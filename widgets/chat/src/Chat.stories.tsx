@@ -1,0 +1,120 @@
+import type { ReactElement } from 'react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { ChatMessage } from '@app/contracts/browser';
+import { ChatView } from './ChatView.tsx';
+import { IMAGE_TEXTS, modelChoices } from './chat-utils.ts';
+import { CHATS, FAILED, GENERATING, HISTORY, MODELS, PICTURE_URL, RICH_MARKDOWN, STOPPED, manyChats } from './fixtures.ts';
+import type { Attachment, ComposerState, ShownMessage } from './types.ts';
+
+const noop = () => undefined;
+const done = () => Promise.resolve();
+
+const shown = (messages: readonly ChatMessage[]): ShownMessage[] =>
+  messages.map((m) => ({ key: `m${String(m.id)}`, role: m.role, text: m.text, model: m.model, status: m.status, words: m.words, images: m.images.map((i) => ({ url: i.url, name: i.name })) }));
+
+const choices = modelChoices(MODELS);
+const composer = (over: Partial<ComposerState> = {}): ComposerState => ({
+  text: '',
+  attachments: [],
+  imageError: null,
+  choices: { status: 'ready', data: choices },
+  choiceKey: choices[0]?.key ?? null,
+  phase: 'idle',
+  failure: null,
+  balance: 48_250,
+  ...over,
+});
+const ready = (items = CHATS, more = false) => ({ status: 'ready' as const, items: items.map((c) => ({ id: c.id, text: c.text })), hasMore: more, loadingMore: false });
+const conversation = (messages: readonly ChatMessage[]) => ({ status: 'ready' as const, data: shown(messages) });
+const picture = (name: string): Attachment => ({ id: name, file: new File(['x'], name, { type: 'image/png' }), url: PICTURE_URL });
+
+/** The chat fills the viewport on its page: stories give it a frame of that height. */
+const frame = (width: number | '100%', height = 760) => (Story: () => ReactElement) => (
+  <div style={{ width, height, maxWidth: '100%', display: 'flex', border: '1px dashed #d6d9e6' }}>
+    <Story />
+  </div>
+);
+
+const meta = {
+  title: 'Widgets/chat',
+  component: ChatView,
+  decorators: [frame('100%')],
+  args: {
+    list: ready(),
+    currentId: 41,
+    conversation: conversation(HISTORY),
+    composer: composer(),
+    dialog: null,
+    plansUrl: '/dashboard/user/payment',
+    packagesUrl: '/dashboard/user/payment#packages',
+    sidebarOpen: false,
+    liveStatus: '',
+    onToggleSidebar: noop,
+    onNewChat: noop,
+    onOpenChat: noop,
+    onLoadMore: noop,
+    onRetryList: noop,
+    onRetryConversation: noop,
+    onDialog: noop,
+    onRename: done,
+    onDelete: done,
+    onText: noop,
+    onChoice: noop,
+    onFiles: noop,
+    onRemoveAttachment: noop,
+    onSend: noop,
+    onStop: noop,
+    onDismissFailure: noop,
+  },
+} satisfies Meta<typeof ChatView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const liveAnswer = (text: string, status: ShownMessage['status'] = 'generating'): ShownMessage => ({ key: 'live-answer', role: 'assistant', text, model: 'GPT-4o mini', status, words: 0, images: [] });
+
+export const Conversation: Story = {};
+export const NewChatEmpty: Story = { args: { currentId: null, conversation: { status: 'new' } } };
+export const FirstVisitNoChats: Story = { args: { currentId: null, conversation: { status: 'new' }, list: ready([]) } };
+export const ListLoading: Story = { args: { list: { status: 'loading' }, conversation: { status: 'loading' } } };
+export const ListFailed: Story = { args: { list: { status: 'error', message: 'Ошибка при выполнении запроса' }, currentId: null, conversation: { status: 'new' } } };
+export const ManyChats: Story = { args: { list: ready(manyChats(40), true), currentId: 97 } };
+export const LoadingMoreChats: Story = { args: { list: { ...ready(manyChats(20), true), loadingMore: true }, currentId: 97 } };
+export const LongTitles: Story = { args: { list: ready([{ id: 1, text: 'Очень длинное название чата, которое не помещается в боковую панель', updated_at: '' }, ...CHATS]), currentId: 1 } };
+export const ConversationLoading: Story = { args: { conversation: { status: 'loading' } } };
+export const ConversationFailed: Story = { args: { conversation: { status: 'error', message: 'Не найдено' } } };
+export const Sending: Story = {
+  args: {
+    conversation: { status: 'ready', data: [...shown(HISTORY), { key: 'live-user', role: 'user', text: 'Сократи план до трёх пунктов', model: null, status: 'done', words: 0, images: [] }] },
+    composer: composer({ phase: 'sending' }),
+    liveStatus: 'Отправляем сообщение…',
+  },
+};
+export const Streaming: Story = {
+  args: {
+    conversation: { status: 'ready', data: [...shown(HISTORY), { key: 'live-user', role: 'user', text: 'Сократи план до трёх пунктов', model: null, status: 'done', words: 0, images: [] }, liveAnswer('Конечно! Вот сокращённый план:\n\n1. **Зачем** спать\n2. Режим')] },
+    composer: composer({ phase: 'streaming' }),
+    liveStatus: 'Модель пишет ответ…',
+  },
+};
+export const Stopping: Story = { args: { ...Streaming.args, composer: composer({ phase: 'stopping' }), liveStatus: 'Останавливаем ответ…' } };
+export const RichMarkdown: Story = { args: { conversation: { status: 'ready', data: [{ key: 'rich', role: 'assistant', text: RICH_MARKDOWN, model: 'GPT-4o', status: 'done', words: 310, images: [] }] } } };
+export const Stopped: Story = { args: { conversation: conversation(STOPPED), currentId: 37 } };
+export const Failed: Story = { args: { conversation: conversation(FAILED), currentId: 38, composer: composer({ failure: { kind: 'message', message: 'Провайдер не ответил' } }) } };
+export const SendThrew: Story = { args: { composer: composer({ text: 'Привет!', failure: { kind: 'message', message: 'Ошибка при отправке' } }) } };
+export const GeneratingFromHistory: Story = { args: { conversation: conversation(GENERATING), currentId: 39 } };
+export const TooFewWords: Story = { args: { composer: composer({ text: 'Напиши роман', balance: 12, failure: { kind: 'tooFewWords', message: 'Недостаточно токенов' } }) } };
+export const FieldError: Story = { args: { composer: composer({ failure: { kind: 'fields', fields: { message: ['Введите сообщение'] }, message: null } }) } };
+export const ServerFileError: Story = {
+  args: { composer: composer({ text: 'Что здесь?', attachments: [picture('скан.png')], failure: { kind: 'fields', fields: { image_example: ['Файл «скан.png» должен быть в формате PNG или JPEG'] }, message: null } }) },
+};
+export const TwoImagesAttached: Story = { args: { composer: composer({ text: 'Сравни эти две картинки', attachments: [picture('до.png'), picture('после.png')] }) } };
+export const ThirdImageRefused: Story = { args: { composer: composer({ text: 'Сравни картинки', attachments: [picture('до.png'), picture('после.png')], imageError: IMAGE_TEXTS.tooMany }) } };
+export const WrongImageType: Story = { args: { composer: composer({ imageError: IMAGE_TEXTS.wrongType('документ.pdf') }) } };
+export const ModelsLoading: Story = { args: { currentId: null, conversation: { status: 'new' }, composer: composer({ choices: { status: 'loading' }, choiceKey: null }) } };
+export const RenameDialog: Story = { args: { dialog: { kind: 'rename', chat: { id: 41, text: 'План статьи о здоровом сне для блога клиники' } } } };
+export const RenameFieldError: Story = { args: { dialog: { kind: 'rename', chat: { id: 41, text: '' } }, dialogErrors: { title: ['Введите название'] } } };
+export const DeleteDialog: Story = { args: { dialog: { kind: 'delete', chat: { id: 41, text: 'План статьи о здоровом сне для блога клиники' } } } };
+export const Phone: Story = { decorators: [frame(390, 800)] };
+export const PhoneNewChat: Story = { decorators: [frame(390, 800)], args: { currentId: null, conversation: { status: 'new' } } };
+export const PhoneSidebarOpen: Story = { decorators: [frame(390, 800)], args: { sidebarOpen: true } };
+export const PhoneStreaming: Story = { decorators: [frame(390, 800)], args: { ...Streaming.args } };

@@ -1,0 +1,508 @@
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
+import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords } from '@app/kit';
+import { Menu } from '@app/kit/menu';
+import { Select } from '@app/kit/select';
+import { cutTitle, wordsLabel, type ModelChoice } from './chat-utils.ts';
+import { Markdown } from './Markdown.tsx';
+import { DeleteDialog, RenameDialog } from './dialogs.tsx';
+import { EXAMPLES, TEXTS } from './texts.ts';
+import type { Attachment, ChatDialog, ChatEntry, ChatListState, ComposerState, Conversation, ShownMessage } from './types.ts';
+
+export interface ChatViewProps {
+  list: ChatListState;
+  currentId: number | null;
+  conversation: Conversation;
+  composer: ComposerState;
+  dialog: ChatDialog;
+  /** Where the too-few-words panel sends the user. */
+  plansUrl: string;
+  packagesUrl: string;
+  /** On a phone: the chat list is open over the conversation. */
+  sidebarOpen: boolean;
+  /** A message for screen readers about the answer being written («Ответ готов»…). */
+  liveStatus: string;
+  onToggleSidebar: (open: boolean) => void;
+  onNewChat: () => void;
+  onOpenChat: (id: number) => void;
+  onLoadMore: () => void;
+  onRetryList: () => void;
+  onRetryConversation: () => void;
+  onDialog: (dialog: ChatDialog) => void;
+  onRename: (chat: ChatEntry, title: string) => Promise<unknown>;
+  onDelete: (chat: ChatEntry) => Promise<unknown>;
+  onText: (text: string) => void;
+  onChoice: (key: string) => void;
+  onFiles: (files: readonly File[]) => void;
+  onRemoveAttachment: (id: string) => void;
+  onSend: () => void;
+  onStop: () => void;
+  onDismissFailure: () => void;
+  /** Errors of the dialogs, shown from the start (stories). */
+  dialogErrors?: Record<string, string[]>;
+  /** Changes when the message field should take the focus (another chat opened, «Новый чат»). */
+  focusToken?: number;
+}
+
+function PlusIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+      <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function ListIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+      <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function SendIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+      <path d="M10 16V4M4.5 9.5 10 4l5.5 5.5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function ClipIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+      <path d="M13.5 6.5l-5.8 5.8a1.6 1.6 0 002.3 2.3l6-6a3.2 3.2 0 00-4.5-4.5l-6 6a4.8 4.8 0 006.8 6.8l5-5" stroke="currentColor" strokeWidth="1.6" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** Loads the next chunk when the «Показать ещё» button scrolls into view (the button works without it). */
+function useLoadWhenVisible(enabled: boolean, onVisible: () => void) {
+  const ref = useRef<HTMLDivElement>(null);
+  const latest = useRef(onVisible);
+  useEffect(() => {
+    latest.current = onVisible;
+  });
+  useEffect(() => {
+    const el = ref.current;
+    if (!enabled || !el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [enabled]);
+  return ref;
+}
+
+function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onRetryList, onDialog, onClose }: Pick<ChatViewProps, 'list' | 'currentId' | 'onNewChat' | 'onOpenChat' | 'onLoadMore' | 'onRetryList' | 'onDialog'> & { open: boolean; onClose: () => void }) {
+  const titleId = useId();
+  const canLoad = list.status === 'ready' && list.hasMore && !list.loadingMore;
+  const moreRef = useLoadWhenVisible(canLoad, onLoadMore);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // Opened over the conversation (a phone): the focus goes into the panel.
+    if (open) closeRef.current?.focus();
+  }, [open]);
+  return (
+    <nav className={`chat-sidebar${open ? ' chat-sidebar--open' : ''}`} id="chat-sidebar" aria-labelledby={titleId} onKeyDown={(e) => e.key === 'Escape' && open && onClose()}>
+      <div className="chat-sidebar__head">
+        <h2 className="chat-sidebar__title" id={titleId}>
+          {TEXTS.chats}
+        </h2>
+        <button ref={closeRef} type="button" className="chat-icon-btn chat-sidebar__close" aria-label={TEXTS.closeChats} onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <Button block onClick={onNewChat} className="chat-sidebar__new">
+        <PlusIcon /> {CHAT_TEXTS.newChat}
+      </Button>
+      <div className="chat-sidebar__list">
+        {list.status === 'loading' && <Skeleton lines={5} />}
+        {list.status === 'error' && <LoadError message={list.message} onRetry={onRetryList} />}
+        {list.status === 'ready' && list.items.length === 0 && <p className="chat-sidebar__empty">{TEXTS.noChats}</p>}
+        {list.status === 'ready' && list.items.length > 0 && (
+          <ul className="chat-list">
+            {list.items.map((chat) => {
+              const current = chat.id === currentId;
+              const title = cutTitle(chat.text);
+              return (
+                <li key={chat.id} className={`chat-list__item${current ? ' chat-list__item--current' : ''}`}>
+                  <button type="button" className="chat-list__open" aria-current={current ? 'page' : undefined} title={chat.text} onClick={() => onOpenChat(chat.id)}>
+                    {title}
+                  </button>
+                  <Menu
+                    trigger={<span aria-hidden="true">⋯</span>}
+                    label={`Действия с чатом «${title}»`}
+                    items={[
+                      { label: TEXTS.rename, onSelect: () => onDialog({ kind: 'rename', chat }) },
+                      { label: TEXTS.remove, danger: true, onSelect: () => onDialog({ kind: 'delete', chat }) },
+                    ]}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {list.status === 'ready' && list.hasMore && (
+          <div ref={moreRef} className="chat-sidebar__more">
+            <Button variant="ghost" block busy={list.loadingMore} onClick={onLoadMore}>
+              {TEXTS.showMore}
+            </Button>
+          </div>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+function MessageView({ message }: { message: ShownMessage }) {
+  const mine = message.role === 'user';
+  const author = mine ? CHAT_TEXTS.you : (message.model ?? 'ИИ');
+  return (
+    <li className={`chat-msg chat-msg--${message.role}${message.status === 'failed' ? ' chat-msg--failed' : ''}`}>
+      <article className="chat-msg__inner" aria-label={author} aria-busy={message.status === 'generating' || undefined}>
+        <p className="chat-msg__author">{author}</p>
+        {message.images.length > 0 && (
+          <ul className="chat-msg__images">
+            {message.images.map((image) => (
+              <li key={image.url}>
+                <a href={image.url} target="_blank" rel="noopener noreferrer">
+                  <img src={image.url} alt={image.name} loading="lazy" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+        {mine ? <p className="chat-msg__text">{message.text}</p> : message.text && <Markdown text={message.text} />}
+        {!mine && message.status === 'generating' && (
+          <p className="chat-msg__writing">
+            <span className="chat-typing" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            {TEXTS.generating}
+          </p>
+        )}
+        {!mine && message.status === 'failed' && <p className="chat-msg__failed">{CHAT_TEXTS.requestFailed}</p>}
+        {!mine && (message.status === 'done' || message.status === 'stopped') && (
+          <p className="chat-msg__meta">
+            {message.status === 'stopped' && <span className="chat-badge">{TEXTS.stopped}</span>}
+            {message.words > 0 && <span>Списано {wordsLabel(message.words, formatWords)}</span>}
+          </p>
+        )}
+      </article>
+    </li>
+  );
+}
+
+function TooFewWords({ message, plansUrl, packagesUrl, balance, price, onDismiss }: { message: string; plansUrl: string; packagesUrl: string; balance: number | null; price: number | null; onDismiss: () => void }) {
+  const titleId = useId();
+  return (
+    <section className="chat-toofew" role="alert" aria-labelledby={titleId}>
+      <div className="chat-toofew__icon" aria-hidden="true">
+        <WordsIcon title="" />
+      </div>
+      <div className="chat-toofew__body">
+        <h3 id={titleId}>{TEXTS.tooFewTitle}</h3>
+        <p>
+          {message}. {price !== null && <>Ответ этой модели может стоить до {wordsLabel(price, formatWords)}, </>}
+          {balance !== null && <>{price !== null ? 'на балансе' : 'На балансе'} {wordsLabel(balance, formatWords)}. </>}
+          {TEXTS.tooFewText}
+        </p>
+        <div className="chat-toofew__actions">
+          <a className="btn btn-primary" href={plansUrl}>
+            {TEXTS.plans}
+          </a>
+          <a className="btn btn-secondary" href={packagesUrl}>
+            {TEXTS.packages}
+          </a>
+          <Button variant="ghost" onClick={onDismiss}>
+            {TEXTS.dismiss}
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function EmptyChat({ onExample }: { onExample: (text: string) => void }) {
+  return (
+    <div className="chat-empty">
+      <div className="chat-empty__badge" aria-hidden="true">
+        ✦
+      </div>
+      <h2 className="chat-empty__title">{TEXTS.emptyTitle}</h2>
+      <p className="chat-empty__text">{TEXTS.emptyText}</p>
+      <ul className="chat-empty__examples">
+        {EXAMPLES.map((example) => (
+          <li key={example}>
+            <button type="button" className="chat-example" onClick={() => onExample(example)}>
+              {example}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Keeps the newest message in view while the user is at the bottom (not when they scrolled up to read). */
+function useStickToBottom(deps: unknown) {
+  const ref = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  useEffect(() => {
+    const el = ref.current;
+    if (el && atBottom.current && typeof el.scrollTo === 'function') el.scrollTo({ top: el.scrollHeight });
+  }, [deps]);
+  const onScroll = () => {
+    const el = ref.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
+  return { ref, onScroll };
+}
+
+function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState; onChoice: (key: string) => void; disabled: boolean }) {
+  const { choices, choiceKey } = composer;
+  if (choices.status === 'loading') return <span className="chat-model chat-model--loading">Загружаем модели…</span>;
+  if (choices.status === 'error') return <span className="chat-model chat-model--error">{choices.message}</span>;
+  const selected: ModelChoice | undefined = choices.data.find((c) => c.key === choiceKey);
+  return (
+    <div className="chat-model">
+      <Select label={TEXTS.modelLabel} value={choiceKey ?? undefined} options={choices.data.map((c) => ({ value: c.key, label: c.label }))} onChange={onChoice} placeholder="Выберите модель" disabled={disabled} />
+      {selected && (
+        <span className="chat-model__price">
+          до {wordsLabel(selected.model.max_words, formatWords)} за ответ{selected.model.provider === 'Демо' ? ' · демо' : ''}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Composer({ composer, focusToken, onText, onChoice, onFiles, onRemoveAttachment, onSend, onStop }: Pick<ChatViewProps, 'composer' | 'focusToken' | 'onText' | 'onChoice' | 'onFiles' | 'onRemoveAttachment' | 'onSend' | 'onStop'>) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusToken) inputRef.current?.focus();
+  }, [focusToken]);
+  const errorsId = useId();
+  const hintId = useId();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const { phase, failure } = composer;
+  const fieldErrors = failure?.kind === 'fields' ? failure.fields : {};
+  const messageErrors = fieldErrors.message ?? [];
+  const otherErrors = Object.entries(fieldErrors)
+    .filter(([field]) => field !== 'message')
+    .flatMap(([, messages]) => messages);
+  const busy = phase !== 'idle';
+  const answering = phase === 'streaming' || phase === 'stopping';
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends, Shift+Enter is a new line; Enter that confirms an IME composition does neither.
+    // (Safari sends that Enter after compositionend, with the legacy keyCode 229.)
+    const legacy = event.nativeEvent as unknown as { keyCode?: number };
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || legacy.keyCode === 229) return;
+    event.preventDefault();
+    if (!busy) onSend();
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData.files);
+    if (files.length === 0) return;
+    event.preventDefault();
+    onFiles(files);
+  };
+  const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
+  const onDrop = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    setDragging(false);
+    onFiles(Array.from(event.dataTransfer.files));
+  };
+  const imageErrors = [...(composer.imageError ? [composer.imageError] : []), ...otherErrors];
+  return (
+    <form
+      className={`chat-composer${dragging ? ' chat-composer--drop' : ''}`}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!busy) onSend();
+      }}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {failure?.kind === 'message' && <Alert>{failure.message}</Alert>}
+      {composer.attachments.length > 0 && (
+        <ul className="chat-attachments" aria-label="Прикреплённые изображения">
+          {composer.attachments.map((a: Attachment) => (
+            <li key={a.id} className="chat-attachment">
+              {a.url ? <img src={a.url} alt={a.file.name} /> : <span className="chat-attachment__name">{a.file.name}</span>}
+              <button type="button" className="chat-attachment__remove" aria-label={`Убрать изображение «${a.file.name}»`} onClick={() => onRemoveAttachment(a.id)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {imageErrors.length > 0 && (
+        <ul className="field__errors chat-composer__errors" role="alert">
+          {imageErrors.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+      <div className={`chat-composer__box${messageErrors.length ? ' chat-composer__box--invalid' : ''}`}>
+        <label className="visually-hidden" htmlFor={inputId}>
+          {TEXTS.messageLabel}
+        </label>
+        <textarea
+          ref={inputRef}
+          id={inputId}
+          className="chat-composer__input"
+          rows={2}
+          value={composer.text}
+          placeholder={TEXTS.placeholder}
+          maxLength={CHAT_LIMITS.messageMaxLength}
+          aria-invalid={messageErrors.length > 0 || undefined}
+          aria-describedby={messageErrors.length ? errorsId : hintId}
+          onChange={(event) => onText(event.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        {dragging && <div className="chat-composer__drop">{TEXTS.dropHere}</div>}
+        <div className="chat-composer__bar">
+          <input
+            ref={fileRef}
+            type="file"
+            accept={CHAT_LIMITS.imageTypes.join(',')}
+            multiple
+            hidden
+            data-testid="chat-file-input"
+            onChange={(event) => {
+              onFiles(Array.from(event.target.files ?? []));
+              event.target.value = '';
+            }}
+          />
+          <button type="button" className="chat-icon-btn" aria-label={TEXTS.attach} title={`${TEXTS.attach} (PNG или JPEG, до ${String(CHAT_LIMITS.maxImages)})`} onClick={() => fileRef.current?.click()}>
+            <ClipIcon />
+          </button>
+          <ModelPicker composer={composer} onChoice={onChoice} disabled={busy} />
+          <span className="chat-composer__spacer" />
+          {composer.balance !== null && (
+            <span className="chat-composer__balance" title="Баланс слов">
+              <WordsIcon title="Баланс слов" /> {formatWords(composer.balance)}
+            </span>
+          )}
+          {answering ? (
+            <Button variant="secondary" className="chat-send" busy={phase === 'stopping'} onClick={onStop}>
+              {phase !== 'stopping' && <span className="chat-stop-square" aria-hidden="true" />}
+              <span className="chat-send__text">{TEXTS.stop}</span>
+            </Button>
+          ) : (
+            <Button type="submit" className="chat-send" busy={phase === 'sending'}>
+              {phase !== 'sending' && <SendIcon />}
+              <span className="chat-send__text">{TEXTS.send}</span>
+            </Button>
+          )}
+        </div>
+      </div>
+      {messageErrors.length > 0 ? (
+        <ul className="field__errors" id={errorsId}>
+          {messageErrors.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="chat-composer__hint" id={hintId}>
+          {TEXTS.hint}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function ConversationView({ conversation, onRetry, onExample, footer }: { conversation: Conversation; onRetry: () => void; onExample: (text: string) => void; footer: ReactNode }) {
+  const messages = conversation.status === 'ready' ? conversation.data : [];
+  const last = messages.at(-1);
+  const { ref, onScroll } = useStickToBottom(`${String(messages.length)}:${String(last?.text.length ?? 0)}:${conversation.status}`);
+  return (
+    <div className="chat-conversation" ref={ref} onScroll={onScroll}>
+      <div className="chat-conversation__inner">
+        {conversation.status === 'new' && <EmptyChat onExample={onExample} />}
+        {conversation.status === 'loading' && <Skeleton lines={6} />}
+        {conversation.status === 'error' && <LoadError message={conversation.message} onRetry={onRetry} />}
+        {conversation.status === 'ready' && messages.length === 0 && <EmptyChat onExample={onExample} />}
+        {messages.length > 0 && (
+          <ol className="chat-messages" aria-label="Сообщения">
+            {messages.map((m) => (
+              <MessageView key={m.key} message={m} />
+            ))}
+          </ol>
+        )}
+        {footer}
+      </div>
+    </div>
+  );
+}
+
+/** The chat screen (seed «Chat screen»): sidebar with the chats, the conversation and the composer, every state from props. */
+export function ChatView(props: ChatViewProps) {
+  const { list, currentId, conversation, composer, dialog, sidebarOpen, onToggleSidebar } = props;
+  const current = list.status === 'ready' ? list.items.find((c) => c.id === currentId) : undefined;
+  const heading = currentId === null ? CHAT_TEXTS.newChat : current ? cutTitle(current.text) : 'Чат';
+  const failure = composer.failure;
+  const price = composer.choices.status === 'ready' ? (composer.choices.data.find((c) => c.key === composer.choiceKey)?.model.max_words ?? null) : null;
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeSidebar = () => {
+    onToggleSidebar(false);
+    toggleRef.current?.focus();
+  };
+  return (
+    <div className="chat-frame">
+      <div className={`chat${sidebarOpen ? ' chat--sidebar-open' : ''}`}>
+        <Sidebar
+          list={list}
+          currentId={currentId}
+          open={sidebarOpen}
+          onNewChat={props.onNewChat}
+          onOpenChat={props.onOpenChat}
+          onLoadMore={props.onLoadMore}
+          onRetryList={props.onRetryList}
+          onDialog={props.onDialog}
+          onClose={closeSidebar}
+        />
+        {sidebarOpen && <div className="chat-scrim" aria-hidden="true" onClick={closeSidebar} />}
+        <section className="chat-main" aria-label={heading}>
+          <header className="chat-main__head">
+            <button ref={toggleRef} type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
+              <ListIcon />
+            </button>
+            <h1 className="chat-main__title" title={current?.text}>
+              {heading}
+            </h1>
+            <button type="button" className="chat-icon-btn chat-main__new" aria-label={CHAT_TEXTS.newChat} onClick={props.onNewChat}>
+              <PlusIcon />
+            </button>
+          </header>
+          <ConversationView
+            conversation={conversation}
+            onRetry={props.onRetryConversation}
+            onExample={props.onText}
+            footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
+          />
+          <Composer composer={composer} focusToken={props.focusToken} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
+          <p className="visually-hidden" aria-live="polite" role="status">
+            {props.liveStatus}
+          </p>
+        </section>
+        {dialog?.kind === 'rename' && <RenameDialog chat={dialog.chat} errors={props.dialogErrors} onSubmit={(title) => props.onRename(dialog.chat, title)} onClose={() => props.onDialog(null)} />}
+        {dialog?.kind === 'delete' && <DeleteDialog chat={dialog.chat} error={props.dialogErrors?.delete?.[0] ?? null} onConfirm={() => props.onDelete(dialog.chat)} onClose={() => props.onDialog(null)} />}
+      </div>
+    </div>
+  );
+}

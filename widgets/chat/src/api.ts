@@ -1,0 +1,33 @@
+import { accountEndpoints, chatEndpoints, type RequestOf, type StreamEventOf } from '@app/contracts/browser';
+import { routeCall } from '@app/kit';
+import { stream } from '@app/kit/stream';
+
+type SendStreamRoute = NonNullable<(typeof chatEndpoints.sendStream)['contract']>;
+/** The request of a streamed send: the message's fields and its images. */
+export type ChatStreamRequest = RequestOf<SendStreamRoute>;
+/** One event of a streamed answer: `start`, `delta` or `done`. */
+export type ChatStreamEvent = StreamEventOf<SendStreamRoute>;
+/** Sends a message and calls `onEvent` for each event; rejects with an ApiError (failed reply or `error` event). */
+export type ChatStreamFn = (request: ChatStreamRequest, options: { onEvent: (event: ChatStreamEvent) => void; signal?: AbortSignal }) => Promise<void>;
+
+/** The calls of the chat widget (tests and stories pass fakes with the same routes). */
+export const chatApi = {
+  /** GET /api/new/chat?page=n: one chat per page, newest first. */
+  list: routeCall(chatEndpoints.list),
+  /** GET /api/new/chat/:id: the messages of a chat, oldest first. */
+  messages: routeCall(chatEndpoints.messages),
+  /** GET /api/new/chat_models */
+  models: routeCall(chatEndpoints.models),
+  /** POST /api/new/chat/:id/stop: the answer being written ends with `done` status `stopped`. */
+  stop: routeCall(chatEndpoints.stop),
+  /** PATCH /api/new/chat/:id {title} */
+  rename: routeCall(chatEndpoints.rename),
+  /** DELETE /api/new/chat/:id */
+  remove: routeCall(chatEndpoints.remove),
+  /** GET /api/new/user: the balances, shared with the other widgets of the page. */
+  user: routeCall(accountEndpoints.user),
+  /** POST /api/new/chat/stream (multipart; Server-Sent Events start, delta…, done). */
+  send: ((request, options) => stream(chatEndpoints.sendStream, request, options)) as ChatStreamFn,
+};
+
+export type ChatApi = typeof chatApi;

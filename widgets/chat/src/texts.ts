@@ -1,0 +1,38 @@
+/** What the chat says besides the contract's `CHAT_TEXTS`. */
+export const TEXTS = {
+  chats: 'Чаты',
+  showMore: 'Показать ещё',
+  noChats: 'Здесь появятся ваши чаты',
+  rename: 'Переименовать',
+  remove: 'Удалить',
+  renameTitle: 'Переименовать чат',
+  renameLabel: 'Название',
+  save: 'Сохранить',
+  cancel: 'Отмена',
+  deleteTitle: 'Удалить чат?',
+  deleteConfirm: 'Удалить',
+  send: 'Отправить',
+  stop: 'Остановить',
+  stopped: 'Остановлено',
+  generating: 'Пишет ответ…',
+  attach: 'Прикрепить изображение',
+  messageLabel: 'Сообщение',
+  placeholder: 'Напишите сообщение…',
+  hint: 'Enter — отправить, Shift+Enter — новая строка. До 2 изображений PNG или JPEG: кнопкой, вставкой или перетаскиванием.',
+  modelLabel: 'Модель',
+  dropHere: 'Отпустите, чтобы прикрепить изображение',
+  tooFewTitle: 'Недостаточно слов',
+  tooFewText: 'Пополните баланс, чтобы продолжить: подключите тариф или купите пакет слов. Слова не сгорают.',
+  plans: 'Выбрать тариф',
+  packages: 'Купить пакет слов',
+  emptyTitle: 'С чем помочь?',
+  emptyText: 'Задайте вопрос, попросите написать текст или разобрать картинку — ответит выбранная модель.',
+  copy: 'Копировать',
+  copied: 'Скопировано',
+  openChats: 'Открыть список чатов',
+  closeChats: 'Закрыть список чатов',
+  dismiss: 'Закрыть',
+} as const;
+
+/** Example requests of the empty chat: a click puts one into the composer. */
+export const EXAMPLES = ['Объясни простыми словами, как работает нейросеть', 'Составь план статьи о здоровом сне', 'Напиши вежливое письмо клиенту о переносе сроков'] as const;

@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import type { ChatListItem } from '@app/contracts/browser';
+import { routeCall, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import type { ChatApi } from './api.ts';
+import { callFailure } from './chat-utils.ts';
+import type { ChatEntry, ChatListState } from './types.ts';
+
+/** Chats read at a time: the API gives one chat a page (seed §9), so a chunk is ten pages fetched together. */
+export const LIST_CHUNK = 10;
+
+type ListPage = { data: ChatListItem[]; last_page: number };
+
+/** Updates a chat in every cached list (the pages and the merged list have the same shape). */
+export const mapListItems = (data: ListPage | undefined, update: (items: ChatListItem[]) => ChatListItem[]): ListPage | undefined => data && { ...data, data: update(data.data) };
+
+/**
+ * The sidebar's chats: the first `LIST_CHUNK` pages, then `LIST_CHUNK` more at each `loadMore`.
+ * Each page is cached on its own (`[…route, 'page', n]`), so loading more fetches only the new
+ * pages; the merged list is one query keyed by how many pages it covers. Invalidating the
+ * route's key refreshes both.
+ */
+export function useChatList(api: ChatApi) {
+  const client = useKitQueryClient();
+  const [wanted, setWanted] = useState(LIST_CHUNK);
+  const [merged] = useState(() =>
+    routeCall(api.list.route, async (request): Promise<ListPage> => {
+      const upTo = Number(request.query.page);
+      const page = (n: number) => client.query({ queryKey: [...routeKey(api.list.route), 'page', n], queryFn: () => api.list({ query: { page: n } }), staleTime: 30_000 });
+      const first = await page(1);
+      const last = Math.min(first.last_page, upTo);
+      const rest = await Promise.all(Array.from({ length: Math.max(0, last - 1) }, (_, i) => page(i + 2)));
+      // Pages shift while they are read (a chat added or deleted meanwhile): a chat is listed once.
+      const seen = new Set<number>();
+      const data = [first, ...rest].flatMap((p) => p.data).filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+      return { data, last_page: first.last_page };
+    }),
+  );
+  const query = useRouteQuery(merged, { query: { page: wanted } }, { placeholderData: (previous) => previous });
+  let state: ChatListState;
+  if (query.data) {
+    const items: ChatEntry[] = query.data.data.map((c) => ({ id: c.id, text: c.text }));
+    state = { status: 'ready', items, hasMore: wanted < query.data.last_page, loadingMore: query.isPlaceholderData };
+  } else if (query.isError) {
+    state = { status: 'error', message: callFailure(query.error) };
+  } else {
+    state = { status: 'loading' };
+  }
+  return {
+    state,
+    loadMore: () => {
+      if (query.data && wanted < query.data.last_page && !query.isPlaceholderData) setWanted((n) => n + LIST_CHUNK);
+    },
+    retry: () => void query.refetch(),
+    /** Reads the list again (a chat was added or deleted: every page shifts). */
+    refresh: () => client.invalidateQueries({ queryKey: routeKey(api.list.route) }),
+    /** Puts a renamed chat in place in every cached page. */
+    replace: (item: ChatListItem) => client.setQueriesData<ListPage>({ queryKey: routeKey(api.list.route) }, (data) => mapListItems(data, (items) => items.map((c) => (c.id === item.id ? item : c)))),
+  };
+}
