@@ -44,13 +44,7 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }
 
-/** A page signed in as `user`: the session cookie for the pages, the bearer token in storage for the widgets. */
-async function signedInPage(user: TestUser): Promise<Page> {
-  const page = await e2e.newPage();
-  await page.context().addCookies([{ name: 'session', value: user.cookie, url: e2e.t.baseUrl }]);
-  await page.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)});` });
-  return page;
-}
+const signedInPage = (user: TestUser): Promise<Page> => e2e.signedInPage(user);
 
 /** An expiry two years ahead (`MM/YY`): any future one will do. */
 function futureExpiry(): string {

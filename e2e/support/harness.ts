@@ -22,6 +22,8 @@ export interface E2E {
   newPage(): Promise<Page>;
   /** `t.baseUrl` + path. */
   url(pathname: string): string;
+  /** A fresh page signed in as `user`: the session cookie for the pages, the bearer token in storage for the widgets. */
+  signedInPage(user: { cookie: string; token: string }): Promise<Page>;
 }
 
 function assertFrontendBuilt(): void {
@@ -57,6 +59,12 @@ export function setupE2E(opts: TestAppOptions = {}): E2E {
       return browser;
     },
     url: (pathname) => new URL(pathname, e2e.t.baseUrl).toString(),
+    async signedInPage(user) {
+      const page = await e2e.newPage();
+      await page.context().addCookies([{ name: 'session', value: user.cookie, url: e2e.t.baseUrl }]);
+      await page.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)});` });
+      return page;
+    },
     async newPage() {
       const testName = expect.getState().currentTestName ?? 'test';
       const context: BrowserContext = await e2e.browser.newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 } });

@@ -59,6 +59,23 @@ describe('Tariffs: buttons per seed §4', () => {
     expect(api.tariffs).toHaveBeenCalledWith({ query: { frontend: '0' } });
   });
 
+  it('a link to #packages scrolls to the packages once they are drawn', async () => {
+    window.history.replaceState(null, '', '#packages');
+    const scrolled = vi.fn();
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled(this.id);
+    };
+    try {
+      renderTariffs(fakeApi(NO_PLAN));
+      await screen.findByRole('heading', { name: 'Пакеты токенов' });
+      await waitFor(() => expect(scrolled).toHaveBeenCalledWith('packages'));
+    } finally {
+      Element.prototype.scrollIntoView = original;
+      window.history.replaceState(null, '', window.location.pathname);
+    }
+  });
+
   it('asks for frontend=1 when mounted with frontend', async () => {
     const api = fakeApi(NO_PLAN);
     renderTariffs(api, fakeWidget(), { frontend: true });

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { BILLING_TEXTS, TEST_CARD_LIST, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
 import { Alert, Button, EmptyState, LoadError, MediaIcon, Skeleton, Spinner, WordsIcon, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
 import { Dialog } from '@app/kit/dialog';
@@ -332,6 +332,9 @@ function PlansSkeleton() {
   );
 }
 
+/** The anchor of the packages section: `/dashboard/user/payment#packages`. */
+export const PACKAGES_ANCHOR = 'packages';
+
 /** Plan cards, confirmation windows and payment notices, every state driven by props. */
 export function TariffsView(props: TariffsViewProps) {
   const { state, sandbox, purchased, busy, cancelBusy, notice, dialog, onSelect, onConfirmSubscribe, onCancelRequest, onConfirmCancel, onCloseDialog, onRetry } = props;
@@ -353,6 +356,12 @@ export function TariffsView(props: TariffsViewProps) {
   const data = state.status === 'ready' ? state.data : null;
   const plans = data?.tariffs.filter((t) => !isPackage(t)) ?? [];
   const packages = data?.tariffs.filter(isPackage) ?? [];
+  const hasPackages = packages.length > 0;
+  // A link to `#packages` (the chat's too-few-words panel, the dashboard) lands on the packages
+  // once they are drawn: the browser looked for the anchor before the widget mounted.
+  useEffect(() => {
+    if (hasPackages && window.location.hash === `#${PACKAGES_ANCHOR}`) document.getElementById(PACKAGES_ANCHOR)?.scrollIntoView();
+  }, [hasPackages]);
   return (
     <div className="tariffs">
       {sandbox && <SandboxNote />}
@@ -371,7 +380,7 @@ export function TariffsView(props: TariffsViewProps) {
         </section>
       )}
       {data && packages.length > 0 && (
-        <section className="tariffs__section" aria-labelledby={packagesTitleId}>
+        <section className="tariffs__section" id={PACKAGES_ANCHOR} aria-labelledby={packagesTitleId}>
           <h2 id={packagesTitleId}>Пакеты токенов</h2>
           <p className="tariffs__lead">Докупаются к действующей подписке. Токены не сгорают.</p>
           <ul className="plans">{packages.map((t) => card(t, data))}</ul>

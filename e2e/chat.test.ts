@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_TEXTS } from '@app/contracts';
+import { newUser, walletState } from '@app/server/testing';
+import { seedAiCatalog } from '../server/src/db/seed.ts';
+import { credit } from '../server/src/features/wallet/wallet.queries.ts';
+import { TINY_PNG } from '../server/test/support/ai-fakes.ts';
+import { openPage, setupE2E } from './support/index.ts';
+
+/*
+ * The chat as a user meets it on the embedded default: the demo model streams its answer word by
+ * word, an image goes with a message, an answer is stopped midway, the words go down by what
+ * each answer cost, and a reload shows the history.
+ */
+
+// A human pace, so an answer can be stopped midway.
+const e2e = setupE2E({ env: { DEMO_WORD_DELAY_MS: '30' } });
+const MODEL = 'Демо-ассистент';
+const SHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
+
+beforeAll(async () => {
+  await seedAiCatalog(e2e.t.db);
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS_DIR) return;
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
+}
+
+const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
+/** The balance of words the composer shows. */
+const shownBalance = async (page: Page) => digits(await page.locator('.chat-composer__balance').textContent());
+/** The words an answer says it cost («Списано 1 234 слова»). */
+async function charged(answer: Locator): Promise<number> {
+  const label = answer.getByText(/^Списано/);
+  await label.waitFor({ timeout: 20_000 });
+  return digits(await label.textContent());
+}
+const answers = (page: Page) => page.getByRole('article', { name: MODEL });
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
+
+describe('chat with the demo model', () => {
+  it('sends a message with an image, streams the answer, stops another midway, charges the words and keeps the history', async () => {
+    const user = await newUser(e2e.t.db);
+    await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `e2e-chat-${String(user.id)}` }, 100_000));
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url('/chat'));
+    await expect.poll(() => page.getByRole('link', { name: 'Чат', exact: true }).count()).toBeGreaterThan(0);
+    await expect.poll(() => shownBalance(page)).toBe(100_000);
+
+    // A message with an image: the preview shows before sending.
+    await page.locator('input[type="file"]').setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer: TINY_PNG });
+    await page.getByRole('list', { name: 'Прикреплённые изображения' }).getByRole('img').waitFor();
+    await composer(page).fill('Что на картинке?');
+    await composer(page).press('Enter');
+
+    // The answer streams in: its text grows before it is done.
+    const first = answers(page).first();
+    await first.getByText(/Вы приложили 1 изображение/).waitFor({ timeout: 15_000 });
+    const partial = (await first.textContent()) ?? '';
+    const cost1 = await charged(first);
+    const full = (await first.textContent()) ?? '';
+    expect(full.length).toBeGreaterThan(partial.length);
+    expect(cost1).toBeGreaterThan(0);
+    await expect.poll(() => shownBalance(page)).toBe(100_000 - cost1);
+    const userMessage = page.getByRole('article', { name: CHAT_TEXTS.you }).first();
+    await userMessage.getByRole('img').first().waitFor();
+    await page.waitForURL(/\/chat\?id=\d+/);
+    await shot(page, 'chat-answered');
+
+    // A long answer, stopped once it has started.
+    await composer(page).fill('Составь подробный план подготовки к марафону по неделям');
+    await composer(page).press('Enter');
+    const second = answers(page).nth(1);
+    await expect.poll(async () => ((await second.textContent()) ?? '').length, { timeout: 15_000 }).toBeGreaterThan(60);
+    await page.getByRole('button', { name: 'Остановить' }).click();
+    await second.getByText('Остановлено').waitFor({ timeout: 15_000 });
+    const cost2 = await charged(second);
+    expect(cost2).toBeGreaterThan(0);
+    await expect.poll(() => shownBalance(page)).toBe(100_000 - cost1 - cost2);
+    await shot(page, 'chat-stopped');
+
+    // What the server stored and charged is what the page showed.
+    const rows = await e2e.t.db.selectFrom('chat_messages').select(['status', 'words', 'text']).where('user_id', '=', user.id).where('role', '=', 'assistant').orderBy('id').execute();
+    expect(rows.map((r) => [r.status, r.words])).toEqual([
+      ['done', cost1],
+      ['stopped', cost2],
+    ]);
+    const state = await walletState(e2e.t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.words).toBe(100_000 - cost1 - cost2);
+
+    // A reload shows the history: both exchanges, the image, the stopped answer as far as it went.
+    await page.reload();
+    await page.getByRole('article', { name: CHAT_TEXTS.you }).nth(1).waitFor({ timeout: 15_000 });
+    await expect.poll(() => answers(page).count()).toBe(2);
+    await page.getByRole('article', { name: CHAT_TEXTS.you }).first().getByRole('img').first().waitFor();
+    await answers(page).nth(1).getByText('Остановлено').waitFor();
+    const stoppedText = rows[1]?.text ?? '';
+    expect(stoppedText.length).toBeGreaterThan(0);
+    expect(((await answers(page).nth(1).textContent()) ?? '').replace(/\s+/g, ' ')).toContain(stoppedText.split('\n')[0]?.replace(/[*_#`>-]/g, '').trim().slice(0, 20) ?? '');
+    await expect.poll(() => shownBalance(page)).toBe(100_000 - cost1 - cost2);
+    await shot(page, 'chat-reloaded');
+  }, 90_000);
+
+  it('shows the too-few-words screen with links to plans and packages', async () => {
+    const user = await newUser(e2e.t.db);
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url('/chat'));
+    await composer(page).fill('Привет');
+    await composer(page).press('Enter');
+    const alert = page.getByRole('alert').filter({ hasText: 'Недостаточно слов' });
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
+    expect(await alert.getByRole('link', { name: 'Купить пакет слов' }).count()).toBe(1);
+    expect(await e2e.t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    await shot(page, 'chat-too-few');
+  }, 60_000);
+});
