@@ -146,5 +146,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(filesRoutes);
   await app.register(adminRoutes);
   await app.register(chatRoutes);
+  // Open answer streams would keep the server from closing: their answers are stopped first
+  // (each stored as far as it went and charged for that), which ends the streams.
+  app.addHook('preClose', async () => {
+    await ctx.chatRuns.stopAll();
+  });
   return app;
 }

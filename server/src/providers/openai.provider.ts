@@ -94,6 +94,12 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     this.client = new OpenAI({
       apiKey: conn.apiKey,
       baseURL: conn.baseUrl,
+      // Nothing from the environment: the SDK would otherwise send OPENAI_ADMIN_KEY, OPENAI_ORG_ID
+      // and OPENAI_PROJECT_ID with every request, to whatever server the connection names.
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
       maxRetries: 0,
       // The SDK's own timer only covers the wait for the headers; our Deadline covers the body too.
       timeout: Math.max(this.timeoutMs, this.imageTimeoutMs),

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_IMAGE_MAX_BYTES, chatRoutes } from '@app/contracts';
 import { credit } from '../../src/features/wallet/wallet.queries.ts';
-import { closeAbandonedAnswers, ABANDONED_AFTER_MS } from '../../src/features/chat/chat.service.ts';
+import { closeAbandonedAnswers, ABANDONED_AFTER_MS, SYSTEM_PROMPT } from '../../src/features/chat/chat.service.ts';
+import { inputTokensEstimate, wordsFor } from '../../src/features/chat/chat-pricing.ts';
+import { ChatRuns } from '../../src/features/chat/chat-runs.ts';
+import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
 import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, walletState, type Part, type SseEvent, type TestApp, type TestUser } from '../support/index.ts';
 import { FakeOpenAi, TINY_PNG } from '../support/ai-fakes.ts';
 
@@ -54,7 +57,10 @@ afterAll(async () => {
   await t.close();
   await fake.stop();
 });
-beforeEach(() => fake.reset());
+beforeEach(() => {
+  fake.reset();
+  fake.answer = { pieces: ['Привет', '! Чем', ' помочь?'], finishReason: 'stop', promptTokens: 12, completionTokens: 5 };
+});
 
 const give = (userId: number, words: number) =>
   t.db.transaction().execute((tx) => credit(tx, { userId, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `test-give-${String(userId)}-${String(Math.random())}` }, words));
@@ -363,7 +369,8 @@ describe('the streamed send (POST /api/new/chat/stream)', () => {
 
   it('stop ends the answer: kept as far as it went and charged only for that', async () => {
     const user = await richUser(10_000);
-    fake.answer = { pieces: ['Первая часть', ' ответа', ' — и ещё много текста'], finishReason: 'stop', promptTokens: 12, completionTokens: 50 };
+    // A real tokenizer's count of the system prompt and the question.
+    fake.answer = { pieces: ['Первая часть', ' ответа', ' — и ещё много текста'], finishReason: 'stop', promptTokens: 60, completionTokens: 50 };
     fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
     const stream = await openStream(user, messageParts({ ai_models_id: fakeModel, message: 'Длинный ответ' }));
     const start = (await stream.next())?.data as { chat_id: number; message_id: number };
@@ -383,15 +390,20 @@ describe('the streamed send (POST /api/new/chat/stream)', () => {
     const row = await answerRow(start.message_id);
     const hold = await t.db.selectFrom('wallet_holds').select(['amount', 'spent']).where('id', '=', row.hold_id ?? 0).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ text: 'Первая часть ответа', status: 'stopped', words: result.words });
-    expect(result.words).toBeGreaterThan(0);
-    expect(result.words).toBeLessThan(hold.amount);
+    // No usage after a stop: a fair estimate of the input and of the text written, at 1.5 words a token…
+    const input = inputTokensEstimate('openai', [
+      { role: 'system', text: SYSTEM_PROMPT },
+      { role: 'user', text: 'Длинный ответ' },
+    ]);
+    expect(result.words).toBe(wordsFor(input + Math.ceil('Первая часть ответа'.length / 3), 1.5));
+    // …never more than the whole answer would have cost (60 + 50 tokens).
+    expect(result.words).toBeLessThanOrEqual(wordsFor(60 + 50, 1.5));
     expect(hold.spent).toBe(result.words);
     expect(result.balances.words).toBe(10_000 - result.words);
     const state = await walletState(t.db, user.id);
     expect(state.balance).toEqual(state.sums);
     // Nothing left to stop.
     expect((await call(t.app, { method: 'POST', url: `/api/new/chat/${String(start.chat_id)}/stop`, token: user.token, payload: {} })).data.json).toEqual({ stopped: false });
-    fake.answer = { pieces: ['Привет', '! Чем', ' помочь?'], finishReason: 'stop', promptTokens: 12, completionTokens: 5 };
   });
 
   it('an answer whose client went away completes and is stored, so a reload shows it', async () => {
@@ -487,7 +499,6 @@ describe('money under concurrency and crashes', () => {
       .values({ chat_id: chat.id, user_id: user.id, role: 'assistant', status: 'generating', model_id: demoModel, model_name: 'Демо-ассистент', text: 'Оборванный ответ' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const { placeHold } = await import('../../src/features/wallet/wallet.queries.ts');
     const hold = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 400, idempotencyKey: `chat-answer:${String(answer.id)}` });
     const old = new Date(Date.now() - ABANDONED_AFTER_MS - 1000);
     await t.db.updateTable('chat_messages').set({ hold_id: hold.id, updated_at: old }).where('id', '=', answer.id).execute();
@@ -505,5 +516,81 @@ describe('money under concurrency and crashes', () => {
     expect(state.balance).toEqual(state.sums);
     expect(state.balance.words).toBe(998);
     expect(await closeAbandonedAnswers(t.ctx)).toBe(0);
+  });
+
+  it('deleting a chat whose answer is being written elsewhere releases its hold and deletes it', async () => {
+    const user = await richUser(1000);
+    const chat = await t.db.insertInto('chats').values({ user_id: user.id, title: 'Удаляемый', model_id: demoModel }).returning('id').executeTakeFirstOrThrow();
+    const answer = await t.db
+      .insertInto('chat_messages')
+      .values({ chat_id: chat.id, user_id: user.id, role: 'assistant', status: 'generating', model_id: demoModel, model_name: 'Демо-ассистент', text: 'Пишется' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const hold = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 300, idempotencyKey: `chat-answer:${String(answer.id)}` });
+    await t.db.updateTable('chat_messages').set({ hold_id: hold.id }).where('id', '=', answer.id).execute();
+    expect((await walletState(t.db, user.id)).balance.words).toBe(700);
+
+    const res = await call(t.app, { method: 'DELETE', url: `/api/new/chat/${String(chat.id)}`, token: user.token });
+    expect(res.data.json).toEqual({ deleted: true });
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.words).toBe(1000);
+    expect(await countRows(user.id)).toEqual({ chats: 0, messages: 0, files: 0 });
+  });
+
+  it('concurrent sends into one chat: one is answered, the others wait their turn (409)', async () => {
+    const user = await richUser();
+    const chatId = ((await send(user, messageParts({ ai_models_id: fakeModel, message: 'Начало' }))).data.json as { chat_id: number }).chat_id;
+    fake.behaviour = { kind: 'slow', delayMs: 800 };
+    const results = await Promise.all(Array.from({ length: 6 }, () => send(user, messageParts({ ai_models_id: fakeModel, message: 'Вместе', chat_id: chatId }))));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(await countRows(user.id)).toMatchObject({ chats: 1, messages: 4 });
+  });
+
+  it('a stop through NOTIFY from another process, and a stopping server, keep each answer as far as it went', async () => {
+    const user = await richUser(10_000);
+    fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
+    const first = await openStream(user, messageParts({ ai_models_id: fakeModel, message: 'Первый' }));
+    const start1 = (await first.next())?.data as { message_id: number };
+    await first.next();
+    await first.next();
+    // Another process's runs know nothing of this answer: their stop goes through Postgres.
+    const elsewhere = new ChatRuns(() => t.ctx);
+    await elsewhere.stop(start1.message_id);
+    expect((await first.next())?.data).toMatchObject({ status: 'stopped', message: 'Привет! Чем' });
+
+    const second = await openStream(user, messageParts({ ai_models_id: fakeModel, message: 'Второй' }));
+    const start2 = (await second.next())?.data as { message_id: number };
+    await second.next();
+    await second.next();
+    await t.ctx.chatRuns.stopAll();
+    expect((await second.next())?.data).toMatchObject({ status: 'stopped', message: 'Привет! Чем' });
+    expect(await answerRow(start2.message_id)).toMatchObject({ status: 'stopped', text: 'Привет! Чем' });
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+  });
+});
+
+describe('text the database must be able to store', () => {
+  it('a NUL, an emoji cut by the title and a model id beyond 32 bits are handled, not 500s', async () => {
+    const user = await richUser();
+    const long = `${'а'.repeat(98)}😀😀 и дальше`;
+    const res = await send(user, messageParts({ ai_models_id: demoModel, message: `${long}\u0000` }));
+    expect(res.statusCode).toBe(200);
+    const chatId = (res.data.json as { chat_id: number }).chat_id;
+    const chat = await t.db.selectFrom('chats').select('title').where('id', '=', chatId).executeTakeFirstOrThrow();
+    expect(chat.title).toBe(`${'а'.repeat(98)}😀…`);
+    const stored = await t.db.selectFrom('chat_messages').select('text').where('chat_id', '=', chatId).where('role', '=', 'user').executeTakeFirstOrThrow();
+    expect(stored.text).toBe(long);
+
+    const renamed = await call(t.app, { method: 'PATCH', url: `/api/new/chat/${String(chatId)}`, token: user.token, payload: { title: 'Имя\u0000 \ud83d' } });
+    expect(renamed.statusCode).toBe(200);
+    expect((renamed.data.json as { text: string }).text).toBe('Имя \ufffd');
+
+    const huge = await send(user, messageParts({ ai_models_id: 3_000_000_000, message: 'Привет' }));
+    expect(huge.statusCode).toBe(400);
+    expect(huge.data.text).toEqual({ ai_models_id: ['Эта модель недоступна. Выберите другую'] });
   });
 });

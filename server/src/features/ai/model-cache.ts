@@ -27,8 +27,13 @@ export class ModelCache {
     if (hit && now - hit.at < TTL_MS) return hit.model;
     const model = findActiveModel(db, id, kinds);
     this.entries.set(key, { at: now, model });
-    // A failed lookup is not kept.
-    model.catch(() => this.entries.delete(key));
+    // Only models found are kept: any id can be asked for, and a failed lookup may work next time.
+    model.then(
+      (found) => {
+        if (!found) this.entries.delete(key);
+      },
+      () => this.entries.delete(key),
+    );
     return model;
   }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { ProviderError, type ChatRequest, type TokenUsage } from '../../providers/types.ts';
+import { ProviderError, type ChatRequest, type FinishReason, type TokenUsage } from '../../providers/types.ts';
+import { firstChars, storable } from '../../lib/text.ts';
 import type { ConnectionRef } from '../../providers/registry.ts';
 import type { ProviderProtocol } from '../ai/ai.table.ts';
 import type { HoldRef, RawBalances } from '../wallet/wallet.queries.ts';
@@ -28,7 +29,7 @@ export interface AnswerPlan {
   rate: number;
   /** The words held for the answer, or null for a free model. */
   hold: HoldRef | null;
-  /** The input tokens the hold assumed: the charge's input part when the provider reports no usage. */
+  /** A fair estimate of the input tokens: the charge's input part when the provider reports no usage (a stop). */
   inputTokens: number;
 }
 
@@ -55,7 +56,14 @@ export class ChatRun {
 
   append(delta: string): void {
     this.text += delta;
-    for (const fn of this.listeners) fn(delta);
+    for (const fn of this.listeners) {
+      // A listener (a stream whose client is gone) never fails the answer.
+      try {
+        fn(delta);
+      } catch {
+        this.listeners.delete(fn);
+      }
+    }
   }
 }
 
@@ -66,6 +74,8 @@ export class ChatRun {
  */
 export class ChatRuns {
   private readonly runs = new Map<number, ChatRun>();
+  /** Stops that came before their answer started here (a NOTIFY racing the start), kept a minute. */
+  private readonly earlyStops = new Map<number, number>();
 
   constructor(private readonly getCtx: () => AppContext) {}
 
@@ -82,6 +92,7 @@ export class ChatRuns {
   start(plan: AnswerPlan): ChatRun {
     const run = new ChatRun(plan);
     this.runs.set(plan.messageId, run);
+    if (this.earlyStops.delete(plan.messageId)) run.controller.abort(new Error('stopped by the user'));
     run.outcome = this.write(run).finally(() => this.runs.delete(plan.messageId));
     return run;
   }
@@ -93,10 +104,19 @@ export class ChatRuns {
   /** Stops an answer written by this process and waits until it is stored; false when it is not here. */
   async stopHere(messageId: number): Promise<boolean> {
     const run = this.runs.get(messageId);
-    if (!run) return false;
+    if (!run) {
+      this.rememberStop(messageId);
+      return false;
+    }
     run.controller.abort(new Error('stopped by the user'));
     await run.outcome;
     return true;
+  }
+
+  private rememberStop(messageId: number): void {
+    const now = Date.now();
+    for (const [id, at] of this.earlyStops) if (now - at > 60_000) this.earlyStops.delete(id);
+    if (Number.isSafeInteger(messageId)) this.earlyStops.set(messageId, now);
   }
 
   /** Stops an answer wherever it is written. */
@@ -117,49 +137,72 @@ export class ChatRuns {
     const ctx = this.getCtx();
     const { plan } = run;
     let usage: TokenUsage | null = null;
+    let finish: FinishReason | null = null;
     let saved = '';
     let savedAt = Date.now();
-    let saving: Promise<unknown> = Promise.resolve();
+    let saving: Promise<void> | null = null;
     const timer = setInterval(() => {
-      if (run.text === saved && Date.now() - savedAt < ALIVE_EVERY_MS) return;
+      // One save at a time: a slow database skips ticks rather than queueing copies of the text.
+      if (saving || (run.text === saved && Date.now() - savedAt < ALIVE_EVERY_MS)) return;
       const text = run.text;
-      saving = saving
-        .then(() => saveProgress(ctx.db, plan.messageId, text))
+      saving = saveProgress(ctx.db, plan.messageId, storable(text))
         .then(() => {
           saved = text;
           savedAt = Date.now();
         })
-        .catch((err: unknown) => ctx.log.warn({ err, messageId: plan.messageId }, 'could not save a chat answer in progress'));
+        .catch((err: unknown) => ctx.log.warn({ err, messageId: plan.messageId }, 'could not save a chat answer in progress'))
+        .finally(() => {
+          saving = null;
+        });
     }, SAVE_EVERY_MS);
     timer.unref();
+    const settled = async () => {
+      clearInterval(timer);
+      await saving;
+    };
     try {
       const provider = ctx.providers.chat(plan.connection);
       for await (const event of provider.streamChat({ ...plan.request, signal: run.controller.signal })) {
         if (event.type === 'delta') run.append(event.text);
         else if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+        else finish = event.finishReason;
       }
-      clearInterval(timer);
-      await saving;
-      const stopped = run.controller.signal.aborted;
-      // Nothing generated before the stop: nothing to pay for.
-      const tokens = stopped && run.text === '' ? 0 : usage ? usage.inputTokens + usage.outputTokens : plan.inputTokens + outputTokensEstimate(plan.protocol, run.text);
-      const charge = wordsFor(tokens, plan.rate);
-      const words = plan.hold ? Math.min(charge, plan.hold.amount) : 0;
-      const status = stopped ? 'stopped' : 'done';
-      const { balances } = await this.close(run, { text: run.text, status, words, input_tokens: usage?.inputTokens ?? null, output_tokens: usage?.outputTokens ?? null, error: null });
-      return { status, text: run.text, words, balances };
     } catch (err) {
-      clearInterval(timer);
-      await saving;
-      const reason = err instanceof Error ? err.message : String(err);
+      await settled();
       if (err instanceof ProviderError) ctx.log.warn({ err, messageId: plan.messageId, kind: err.kind }, 'chat provider failed');
       else ctx.log.error({ err, messageId: plan.messageId }, 'chat answer failed');
-      await this.close(run, { text: run.text, status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: reason.slice(0, 2000) }).catch((closeErr: unknown) =>
-        // The answer stays `generating` with its hold: the abandoned-answer job closes it later.
-        ctx.log.error({ err: closeErr, messageId: plan.messageId }, 'could not close a failed chat answer'),
-      );
+      const reason = storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
+      await this.closeOrLeave(run, { text: storable(run.text), status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: reason });
       return { status: 'failed', text: run.text, error: new AppError('AI_REQUEST_FAILED') };
     }
+    await settled();
+    // The provider says whether it ended because of the stop: a stop racing the natural end keeps the whole answer `done`.
+    const stopped = finish === 'aborted' || (finish === null && run.controller.signal.aborted);
+    // Nothing generated before the stop: nothing to pay for.
+    const tokens = stopped && run.text === '' ? 0 : usage ? usage.inputTokens + usage.outputTokens : plan.inputTokens + outputTokensEstimate(plan.protocol, run.text);
+    const words = plan.hold ? Math.min(wordsFor(tokens, plan.rate), plan.hold.amount) : 0;
+    const status = stopped ? 'stopped' : 'done';
+    const closed = await this.closeOrLeave(run, { text: storable(run.text), status, words, input_tokens: usage?.inputTokens ?? null, output_tokens: usage?.outputTokens ?? null, error: null });
+    if (!closed) return { status: 'failed', text: run.text, error: new AppError('AI_REQUEST_FAILED') };
+    return { status, text: run.text, words: closed.words, balances: closed.balances };
+  }
+
+  /**
+   * Closes the answer, trying twice; when the database refuses both, the answer stays
+   * `generating` with its hold and the abandoned-answer job closes it (charged for its saved text).
+   * Answers the words recorded and the balances, or null.
+   */
+  private async closeOrLeave(run: ChatRun, end: Omit<ChatCloseParams, 'message_id' | 'user_id'>): Promise<{ words: number; balances: RawBalances } | null> {
+    const ctx = this.getCtx();
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      try {
+        const result = await this.close(run, end);
+        return { words: result.words ?? end.words, balances: result.balances };
+      } catch (err) {
+        ctx.log.error({ err, messageId: run.plan.messageId, attempt }, 'could not close a chat answer');
+      }
+    }
+    return null;
   }
 
   /**
@@ -167,7 +210,7 @@ export class ChatRuns {
    * back; all of it for a failure), in one statement. Closed already (the abandoned-answer job was
    * faster): its settle stands.
    */
-  private close(run: ChatRun, end: Omit<ChatCloseParams, 'message_id' | 'user_id'>): Promise<{ closed: boolean; balances: RawBalances }> {
+  private close(run: ChatRun, end: Omit<ChatCloseParams, 'message_id' | 'user_id'>): Promise<{ closed: boolean; words: number | null; balances: RawBalances }> {
     return chatClose(this.getCtx().db, { ...end, message_id: run.plan.messageId, user_id: run.plan.userId });
   }
 }

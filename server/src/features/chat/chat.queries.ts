@@ -16,17 +16,14 @@ export const chatAt = (db: Executor, userId: number, offset: number) =>
 export const renameChat = (db: Executor, userId: number, chatId: number, title: string) =>
   db.updateTable('chats').set({ title }).where('id', '=', chatId).where('user_id', '=', userId).returning(['id', 'title', 'updated_at']).executeTakeFirst();
 
-/** Deletes the chat (its messages and their file links go with it); answers its files' ids, to delete their blobs. */
+/**
+ * Deletes the user's chat with its messages (`chat_delete`, migration 0014), releasing the holds
+ * of answers still being written there; answers its images' file ids, to delete their blobs.
+ */
 export async function deleteChat(db: Executor, userId: number, chatId: number): Promise<{ deleted: boolean; fileIds: number[] }> {
-  const files = await db
-    .selectFrom('chat_message_files as f')
-    .innerJoin('chat_messages as m', 'm.id', 'f.message_id')
-    .select('f.file_id')
-    .where('m.chat_id', '=', chatId)
-    .where('m.user_id', '=', userId)
-    .execute();
-  const row = await db.deleteFrom('chats').where('id', '=', chatId).where('user_id', '=', userId).returning('id').executeTakeFirst();
-  return { deleted: row !== undefined, fileIds: row ? files.map((f) => f.file_id) : [] };
+  const { rows } = await sql<{ result: { deleted: boolean; file_ids: number[] } }>`select chat_delete(${JSON.stringify({ user_id: userId, chat_id: chatId })}::jsonb) as result`.execute(db);
+  const result = rows[0]?.result;
+  return { deleted: result?.deleted ?? false, fileIds: result?.file_ids ?? [] };
 }
 
 /** A chat's messages, oldest first. */
@@ -69,10 +66,10 @@ export const generatingAnswer = (db: Executor, chatId: number) =>
 
 /** Saves an answer's text so far (and that it is alive); only while it is still being written. */
 export const saveProgress = (db: Executor, messageId: number, text: string) =>
-  db.updateTable('chat_messages').set({ text, updated_at: new Date() }).where('id', '=', messageId).where('status', '=', 'generating').execute();
+  db.updateTable('chat_messages').set({ text, updated_at: sql<Date>`now()` }).where('id', '=', messageId).where('status', '=', 'generating').execute();
 
-/** Answers left `generating` longer than `olderThan` ago: the process writing them died. */
-export const abandonedAnswers = (db: Executor, olderThan: Date) =>
+/** Answers left `generating` without a save for `seconds` by the database's clock: the process writing them died. */
+export const abandonedAnswers = (db: Executor, seconds: number) =>
   db
     .selectFrom('chat_messages as m')
     .leftJoin('ai_models as a', 'a.id', 'm.model_id')
@@ -80,7 +77,7 @@ export const abandonedAnswers = (db: Executor, olderThan: Date) =>
     .leftJoin('wallet_holds as h', 'h.id', 'm.hold_id')
     .select(['m.id', 'm.user_id', 'm.text', 'a.words_per_token', 'c.protocol', 'h.amount as hold_amount'])
     .where('m.status', '=', 'generating')
-    .where('m.updated_at', '<', olderThan)
+    .where('m.updated_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)
     .orderBy('m.id')
     .limit(200)
     .execute();
@@ -141,11 +138,12 @@ export interface ChatCloseParams {
 
 /**
  * Closes an answer still being written and settles its hold (releases it for a failure), in one
- * statement; answers whether this call closed it and the user's balances after.
+ * statement; answers whether this call closed it, the words it recorded (what the settle really
+ * kept) and the user's balances after.
  */
-export async function chatClose(db: Executor, params: ChatCloseParams): Promise<{ closed: boolean; balances: RawBalances }> {
-  const { rows } = await sql<{ result: { closed: boolean; words: number; media: number } }>`select chat_close(${JSON.stringify(params)}::jsonb) as result`.execute(db);
+export async function chatClose(db: Executor, params: ChatCloseParams): Promise<{ closed: boolean; words: number | null; balances: RawBalances }> {
+  const { rows } = await sql<{ result: { closed: boolean; charged: number | null; words: number; media: number } }>`select chat_close(${JSON.stringify(params)}::jsonb) as result`.execute(db);
   const result = rows[0]?.result;
   if (!result) throw new Error('chat_close answered nothing');
-  return { closed: result.closed, balances: { words: result.words, media: result.media } };
+  return { closed: result.closed, words: result.charged, balances: { words: result.words, media: result.media } };
 }

@@ -10,7 +10,8 @@ import { listActiveModels } from '../ai/ai.queries.ts';
 import { chooseParam, readModelSetting } from '../ai/model-setting.ts';
 import { deleteFile, storeFiles } from '../files/files.service.ts';
 import type { Executor } from '../../db/database.ts';
-import { inputTokensBound, outputTokensEstimate, wordsFor } from './chat-pricing.ts';
+import { inputTokensBound, inputTokensEstimate, outputTokensEstimate, wordsFor } from './chat-pricing.ts';
+import { firstChars, storable } from '../../lib/text.ts';
 import type { ChatRun } from './chat-runs.ts';
 import {
   abandonedAnswers,
@@ -31,7 +32,7 @@ import {
 } from './chat.queries.ts';
 
 /** What the model is told first, in every conversation. */
-const SYSTEM_PROMPT = 'Ты — полезный ассистент сервиса «Нейростудия». Отвечай на языке пользователя (по умолчанию — на русском), используй Markdown для списков, таблиц и кода.';
+export const SYSTEM_PROMPT = 'Ты — полезный ассистент сервиса «Нейростудия». Отвечай на языке пользователя (по умолчанию — на русском), используй Markdown для списков, таблиц и кода.';
 /** The conversation sent with a new message: at most this many earlier messages… */
 const HISTORY_MESSAGES = 20;
 /** …and at most this many characters of them (the newest kept). */
@@ -39,6 +40,7 @@ const HISTORY_CHARS = 24_000;
 const TITLE_LENGTH = 100;
 
 const iso = (d: Date) => d.toISOString();
+const MAX_MODEL_ID = 2_147_483_647;
 const fileUrl = (id: number) => `/api/new/files/${String(id)}`;
 
 /** Chat models with their parameter choices and prices (seed §3: id or ai_models_id, name, setting). */
@@ -93,7 +95,7 @@ export async function chatMessages(ctx: AppContext, userId: number, chatId: numb
 }
 
 export async function renameOwnChat(ctx: AppContext, userId: number, chatId: number, title: string): Promise<ChatListItem> {
-  const chat = await renameChat(ctx.db, userId, chatId, title);
+  const chat = await renameChat(ctx.db, userId, chatId, storable(title));
   if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
   return { id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) };
 }
@@ -135,7 +137,8 @@ export interface SendInput {
 /** A chat's title from its first message: one line, at most 100 characters. */
 const titleOf = (message: string) => {
   const line = message.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+  const cut = firstChars(line, TITLE_LENGTH - 1);
+  return cut === line ? line : `${cut}…`;
 };
 
 /** The earlier messages sent with a new one: the newest, within the limits, oldest first (with their ids). */
@@ -157,8 +160,10 @@ async function history(ctx: AppContext, userId: number, chatId: number | undefin
  * with its images, the answer's row and the hold of the most it may cost are stored; then the
  * answer is written in the background. Too few words refuse the whole (402, nothing stored).
  */
-export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendInput): Promise<ChatRun> {
-  const model = await ctx.models.find(ctx.db, input.ai_models_id, ['chat']);
+export async function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInput): Promise<ChatRun> {
+  const input = { ...sent, message: storable(sent.message) };
+  // Model ids are 32-bit in the database: a larger one names no model.
+  const model = input.ai_models_id <= MAX_MODEL_ID ? await ctx.models.find(ctx.db, input.ai_models_id, ['chat']) : undefined;
   if (!model) throw fieldError('ai_models_id', 'Эта модель недоступна. Выберите другую');
   const param = chooseParam(readModelSetting(model.setting), input.param);
   if (param === null) throw fieldError('param', 'Выберите параметр из списка');
@@ -183,12 +188,12 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendIn
     history_limit: HISTORY_MESSAGES,
     file_ids: [],
   };
-  const send = async (db: Executor, fileIds: number[]) => sent(await chatSend(db, { ...params, file_ids: fileIds }));
+  const send = async (db: Executor, fileIds: number[]) => accepted(await chatSend(db, { ...params, file_ids: fileIds }));
   // The history is read while the send is stored (chat_send bounds it for the hold by itself).
   // Without images one statement stores it all; images are stored with their rows in one
   // transaction with it (their blobs deleted if it is refused). Another user's chat has no
   // history here and is refused by chat_send.
-  const [earlier, stored] = await Promise.all([
+  const [read, store] = await Promise.allSettled([
     history(ctx, viewer.id, input.chat_id),
     input.images.length
       ? storeFiles(ctx.db, ctx.storage, async (tx, save) => {
@@ -198,9 +203,17 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendIn
         })
       : send(ctx.db, []),
   ]);
+  if (store.status === 'rejected') throw store.reason;
+  const stored = store.value;
+  if (read.status === 'rejected') {
+    // Stored and held, but the answer cannot be written: closed at once, its words released.
+    await chatClose(ctx.db, { message_id: stored.answer_id, user_id: viewer.id, text: '', status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: 'the history could not be read' });
+    throw read.reason;
+  }
+  const earlier = read.value;
   // The history may already see the message just stored.
   const messages = [system, ...earlier.filter((m) => m.id < stored.user_message_id).map(({ role, text }) => ({ role, text })), newMessage];
-  const inputTokens = inputTokensBound(model.protocol, messages);
+  const inputTokens = inputTokensEstimate(model.protocol, messages);
 
   return ctx.chatRuns.start({
     messageId: stored.answer_id,
@@ -224,7 +237,7 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, input: SendIn
 }
 
 /** A refused send as the error it answers. */
-function sent(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 'ok' }> {
+function accepted(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 'ok' }> {
   switch (outcome.status) {
     case 'ok':
       return outcome;
@@ -246,7 +259,7 @@ export const ABANDONED_AFTER_MS = 2 * 60_000;
  * Also deletes chat images left without a message. Answers how many answers it closed.
  */
 export async function closeAbandonedAnswers(ctx: AppContext): Promise<number> {
-  const rows = await abandonedAnswers(ctx.db, new Date(Date.now() - ABANDONED_AFTER_MS));
+  const rows = await abandonedAnswers(ctx.db, ABANDONED_AFTER_MS / 1000);
   let closed = 0;
   for (const row of rows) {
     if (ctx.chatRuns.get(row.id)) continue;
