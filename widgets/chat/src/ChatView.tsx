@@ -309,7 +309,7 @@ function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState
       <label className="visually-hidden" htmlFor={selectId}>
         {TEXTS.modelLabel}
       </label>
-      <span className="chat-model__select">
+      <span className={`chat-model__select${selected ? '' : ' chat-model__select--empty'}`}>
         <select id={selectId} value={selected ? selected.key : ''} disabled={disabled} title={selected?.label} onChange={(event) => event.target.value && onChoice(event.target.value)}>
           {!selected && (
             <option value="" disabled>
