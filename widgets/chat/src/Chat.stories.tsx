@@ -111,10 +111,14 @@ export const TwoImagesAttached: Story = { args: { composer: composer({ text: 'С
 export const ThirdImageRefused: Story = { args: { composer: composer({ text: 'Сравни картинки', attachments: [picture('до.png'), picture('после.png')], imageError: IMAGE_TEXTS.tooMany }) } };
 export const WrongImageType: Story = { args: { composer: composer({ imageError: IMAGE_TEXTS.wrongType('документ.pdf') }) } };
 export const ModelsLoading: Story = { args: { currentId: null, conversation: { status: 'new' }, composer: composer({ choices: { status: 'loading' }, choiceKey: null }) } };
+/** No remembered model (its choice is gone): the native select shows «Выберите модель». */
+export const ModelNotChosen: Story = { args: { currentId: null, conversation: { status: 'new' }, composer: composer({ choiceKey: null }) } };
 export const RenameDialog: Story = { args: { dialog: { kind: 'rename', chat: { id: 41, text: 'План статьи о здоровом сне для блога клиники' } } } };
 export const RenameFieldError: Story = { args: { dialog: { kind: 'rename', chat: { id: 41, text: '' } }, dialogErrors: { title: ['Введите название'] } } };
 export const DeleteDialog: Story = { args: { dialog: { kind: 'delete', chat: { id: 41, text: 'План статьи о здоровом сне для блога клиники' } } } };
 export const Phone: Story = { decorators: [frame(390, 800)] };
+/** A phone with the chat list open: each row's rename and delete buttons are always shown. */
+export const PhoneChatList: Story = { args: { sidebarOpen: true }, decorators: [frame(390, 800)] };
 export const PhoneNewChat: Story = { decorators: [frame(390, 800)], args: { currentId: null, conversation: { status: 'new' } } };
 export const PhoneSidebarOpen: Story = { decorators: [frame(390, 800)], args: { sidebarOpen: true } };
 export const PhoneStreaming: Story = { decorators: [frame(390, 800)], args: { ...Streaming.args } };

@@ -95,10 +95,7 @@ const delta = (text: string): ChatStreamEvent => ({ event: 'delta', data: { text
 
 beforeEach(() => {
   window.history.replaceState(null, '', '/chat');
-  // Radix Select measures and captures the pointer: jsdom has neither.
-  Element.prototype.scrollIntoView = vi.fn();
-  Element.prototype.hasPointerCapture = vi.fn(() => false);
-  Element.prototype.releasePointerCapture = vi.fn();
+  window.localStorage.clear();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -120,6 +117,24 @@ describe('Chat: the composer', () => {
     expect(input()).toHaveValue('');
   });
 
+  it('the model select remembers the choice for the next visit and is locked while an answer is written', async () => {
+    const first = fakeApi();
+    const { unmount } = renderChat(first.api);
+    await ready();
+    const select = screen.getByRole('combobox', { name: 'Модель' });
+    expect(select).toHaveValue('11:balanced');
+    expect(screen.getByText('до 3 000 слов за ответ')).toBeInTheDocument();
+    await userEvent.selectOptions(select, 'Демо');
+    expect(screen.getByText('до 500 слов за ответ · демо')).toBeInTheDocument();
+    await userEvent.type(input(), 'Привет{Enter}');
+    expect(select).toBeDisabled();
+    expect(first.stream.last().request.body).toEqual({ ai_models_id: 13, message: 'Привет' });
+    unmount();
+    renderChat(fakeApi().api);
+    await ready();
+    expect(screen.getByRole('combobox', { name: 'Модель' })).toHaveValue('13:');
+  });
+
   it('an empty message is not sent: the schema’s message shows next to the composer', async () => {
     const { api, stream } = fakeApi();
     renderChat(api);
@@ -135,9 +150,12 @@ describe('Chat: the composer', () => {
     const { api, stream } = fakeApi();
     renderChat(api);
     await ready();
-    screen.getByRole('combobox', { name: 'Модель' }).focus();
-    await userEvent.keyboard('{Enter}');
-    await userEvent.click(await screen.findByRole('option', { name: 'GPT-4o · Точно' }));
+    const select = screen.getByRole('combobox', { name: 'Модель' });
+    // A native select: each model with parameters is a group of them.
+    expect(within(select).getByRole('group', { name: 'GPT-4o' })).toContainElement(within(select).getByRole('option', { name: 'GPT-4o · Точно' }));
+    expect(within(select).getByRole('option', { name: 'Демо' })).toBeInTheDocument();
+    await userEvent.selectOptions(select, 'GPT-4o · Точно');
+    expect(select).toHaveValue('12:precise');
     expect(screen.getByText('до 12 000 слов за ответ')).toBeInTheDocument();
     const first = png('первый.png');
     const second = jpeg('второй.jpg');
@@ -434,8 +452,7 @@ describe('Chat: the list of chats', () => {
   it('renames a chat in a dialog checked by the contract’s schema', async () => {
     const { api } = fakeApi();
     renderChat(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Действия с чатом «Письмо клиенту»' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Переименовать' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Переименовать чат «Письмо клиенту»' }));
     const dialog = await screen.findByRole('dialog', { name: 'Переименовать чат' });
     const field = within(dialog).getByLabelText('Название');
     await userEvent.clear(field);
@@ -455,8 +472,7 @@ describe('Chat: the list of chats', () => {
       throw new ApiError(400, 'VALIDATION', { title: ['Не длиннее 100 символов'] });
     });
     renderChat(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Действия с чатом «Письмо клиенту»' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Переименовать' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Переименовать чат «Письмо клиенту»' }));
     const dialog = await screen.findByRole('dialog', { name: 'Переименовать чат' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
     expect(await within(dialog).findByText('Не длиннее 100 символов')).toBeInTheDocument();
@@ -471,8 +487,7 @@ describe('Chat: the list of chats', () => {
     });
     window.history.replaceState(null, '', '/chat?id=41');
     renderChat(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Действия с чатом «План статьи о здоров…»' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Удалить' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Удалить чат «План статьи о здоров…»' }));
     const dialog = await screen.findByRole('dialog', { name: 'Удалить чат?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -488,8 +503,7 @@ describe('Chat: the list of chats', () => {
       throw new ApiError(404, 'NOT_FOUND', 'Не найдено');
     });
     renderChat(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Действия с чатом «Письмо клиенту»' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Удалить' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Удалить чат «Письмо клиенту»' }));
     const dialog = await screen.findByRole('dialog', { name: 'Удалить чат?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Не найдено');

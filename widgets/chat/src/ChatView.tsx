@@ -1,11 +1,9 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
 import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords } from '@app/kit';
-import { Menu } from '@app/kit/menu';
-import { Select } from '@app/kit/select';
 import { cutTitle, wordsLabel, type ModelChoice } from './chat-utils.ts';
 import { Markdown } from './Markdown.tsx';
-import { DeleteDialog, RenameDialog } from './dialogs.tsx';
+import { DeleteDialog, RenameDialog, loadDialogKit } from './dialogs.tsx';
 import { EXAMPLES, TEXTS } from './texts.ts';
 import type { Attachment, ChatDialog, ChatEntry, ChatListState, ComposerState, Conversation, ShownMessage } from './types.ts';
 
@@ -76,6 +74,22 @@ function ClipIcon() {
   );
 }
 
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+      <path d="M12.8 4.2l3 3M4 16l.8-3.6 8.6-8.6a1.5 1.5 0 012.1 0l.7.7a1.5 1.5 0 010 2.1l-8.6 8.6L4 16z" stroke="currentColor" strokeWidth="1.6" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+      <path d="M4 6h12M8 6V4.5h4V6M5.5 6l.8 9.5h7.4l.8-9.5M8.5 9v4M11.5 9v4" stroke="currentColor" strokeWidth="1.6" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** Loads the next chunk when the «Показать ещё» button scrolls into view (the button works without it). */
 function useLoadWhenVisible(enabled: boolean, onVisible: () => void) {
   const ref = useRef<HTMLDivElement>(null);
@@ -94,6 +108,11 @@ function useLoadWhenVisible(enabled: boolean, onVisible: () => void) {
   }, [enabled]);
   return ref;
 }
+
+/** Starts fetching the dialogs' chunk before a click needs it. */
+const preloadDialogs = () => {
+  loadDialogKit().catch(() => undefined);
+};
 
 function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onRetryList, onDialog, onClose }: Pick<ChatViewProps, 'list' | 'currentId' | 'onNewChat' | 'onOpenChat' | 'onLoadMore' | 'onRetryList' | 'onDialog'> & { open: boolean; onClose: () => void }) {
   const titleId = useId();
@@ -131,14 +150,14 @@ function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onR
                   <button type="button" className="chat-list__open" aria-current={current ? 'page' : undefined} title={chat.text} onClick={() => onOpenChat(chat.id)}>
                     {title}
                   </button>
-                  <Menu
-                    trigger={<span aria-hidden="true">⋯</span>}
-                    label={`Действия с чатом «${title}»`}
-                    items={[
-                      { label: TEXTS.rename, onSelect: () => onDialog({ kind: 'rename', chat }) },
-                      { label: TEXTS.remove, danger: true, onSelect: () => onDialog({ kind: 'delete', chat }) },
-                    ]}
-                  />
+                  <span className="chat-list__actions" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
+                    <button type="button" className="chat-list__action" aria-label={`${TEXTS.renameChat} «${title}»`} title={TEXTS.rename} onClick={() => onDialog({ kind: 'rename', chat })}>
+                      <PencilIcon />
+                    </button>
+                    <button type="button" className="chat-list__action chat-list__action--danger" aria-label={`${TEXTS.removeChat} «${title}»`} title={TEXTS.remove} onClick={() => onDialog({ kind: 'delete', chat })}>
+                      <TrashIcon />
+                    </button>
+                  </span>
                 </li>
               );
             })}
@@ -263,14 +282,59 @@ function useStickToBottom(deps: unknown) {
   return { ref, onScroll };
 }
 
+/** Choices of one model: a group of its parameters, or the model itself when it has none. */
+function groupByModel(choices: readonly ModelChoice[]): { modelId: number; name: string; choices: ModelChoice[] }[] {
+  const groups: { modelId: number; name: string; choices: ModelChoice[] }[] = [];
+  for (const choice of choices) {
+    const last = groups.at(-1);
+    if (last?.modelId === choice.modelId) last.choices.push(choice);
+    else groups.push({ modelId: choice.modelId, name: choice.model.name, choices: [choice] });
+  }
+  return groups;
+}
+
+/**
+ * The model (and its parameter) of the next message: a native select (the phone's own picker),
+ * each model with parameters a group of them. An option keeps the model's name («GPT-4o · Точно»):
+ * the closed select shows only the chosen option.
+ */
 function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState; onChoice: (key: string) => void; disabled: boolean }) {
+  const selectId = useId();
   const { choices, choiceKey } = composer;
   if (choices.status === 'loading') return <span className="chat-model chat-model--loading">Загружаем модели…</span>;
   if (choices.status === 'error') return <span className="chat-model chat-model--error">{choices.message}</span>;
   const selected: ModelChoice | undefined = choices.data.find((c) => c.key === choiceKey);
   return (
     <div className="chat-model">
-      <Select label={TEXTS.modelLabel} value={choiceKey ?? undefined} options={choices.data.map((c) => ({ value: c.key, label: c.label }))} onChange={onChoice} placeholder="Выберите модель" disabled={disabled} />
+      <label className="visually-hidden" htmlFor={selectId}>
+        {TEXTS.modelLabel}
+      </label>
+      <span className={`chat-model__select${selected ? '' : ' chat-model__select--empty'}`}>
+        <select id={selectId} value={selected ? selected.key : ''} disabled={disabled} title={selected?.label} onChange={(event) => event.target.value && onChoice(event.target.value)}>
+          {!selected && (
+            <option value="" disabled>
+              {TEXTS.modelPlaceholder}
+            </option>
+          )}
+          {groupByModel(choices.data).map((group) =>
+            group.choices[0]?.param === undefined ? (
+              group.choices.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.label}
+                </option>
+              ))
+            ) : (
+              <optgroup key={group.modelId} label={group.name}>
+                {group.choices.map((c) => (
+                  <option key={c.key} value={c.key}>
+                    {c.label}
+                  </option>
+                ))}
+              </optgroup>
+            ),
+          )}
+        </select>
+      </span>
       {selected && (
         <span className="chat-model__price">
           до {wordsLabel(selected.model.max_words, formatWords)} за ответ{selected.model.provider === 'Демо' ? ' · демо' : ''}

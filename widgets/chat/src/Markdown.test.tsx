@@ -12,6 +12,14 @@ describe('Markdown answers', () => {
     expect(container.querySelector('del')).toHaveTextContent('старое');
   });
 
+  it('links bare addresses (GFM autolink literals); footnotes are not parsed and stay text', () => {
+    const { container } = render(<Markdown text={'См. https://example.ru/docs и www.example.ru\n\nСноска[^1].\n\n[^1]: Текст сноски.'} />);
+    expect(screen.getByRole('link', { name: 'https://example.ru/docs' })).toHaveAttribute('href', 'https://example.ru/docs');
+    expect(screen.getByRole('link', { name: 'www.example.ru' })).toHaveAttribute('href', 'http://www.example.ru');
+    expect(container.querySelector('sup, .footnotes, section')).toBeNull();
+    expect(container).toHaveTextContent('Сноска[^1].');
+  });
+
   it('keeps single line breaks inside a paragraph', () => {
     const { container } = render(<Markdown text={'Первая строка\nвторая строка'} />);
     expect(container.querySelectorAll('p br')).toHaveLength(1);

@@ -56,18 +56,16 @@ const components: Components = {
 };
 
 const remarkPlugins = [remarkGfmParse, remarkSoftBreaks];
-/** Footnotes (GFM) are labelled in Russian. */
-const remarkRehypeOptions = { footnoteLabel: 'Примечания', footnoteBackLabel: (n: number) => `Назад к сноске ${String(n + 1)}` };
 const rehypePlugins = [rehypeSanitize];
 
 /**
- * An answer as Markdown (GitHub flavour: tables, task lists, strikethrough), sanitized (no raw
+ * An answer as Markdown (GitHub flavour: tables, task lists, strikethrough, autolinks; no footnotes), sanitized (no raw
  * HTML, no script links). Memoized on its text: finished messages are parsed once.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="md">
-      <ReactMarkdown remarkPlugins={remarkPlugins} remarkRehypeOptions={remarkRehypeOptions} rehypePlugins={rehypePlugins} components={components}>
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>
     </div>

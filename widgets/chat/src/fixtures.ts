@@ -55,7 +55,7 @@ export const ANSWER_MARKDOWN = [
   '- [ ] Написать черновик',
 ].join('\n');
 
-/** Everything an answer may hold: nested lists, verse, a quote, inline code, a link, raw HTML (shown as text). */
+/** Everything an answer may hold: nested lists, verse, a quote, inline code, a link, a bare address, strikethrough, raw HTML (shown as text). */
 export const RICH_MARKDOWN = [
   '### Что получилось',
   '',
@@ -71,9 +71,7 @@ export const RICH_MARKDOWN = [
   '',
   '<script>alert(1)</script><b>не жирный</b>',
   '',
-  'Сноска в тексте[^1].',
-  '',
-  '[^1]: Текст сноски.',
+  'Ссылка без разметки: https://example.ru/docs и ~~зачёркнутое~~.',
 ].join('\n');
 
 let nextId = 500;
