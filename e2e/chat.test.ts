@@ -104,6 +104,19 @@ describe('chat with the demo model', () => {
     expect(((await answers(page).nth(1).textContent()) ?? '').replace(/\s+/g, ' ')).toContain(stoppedText.split('\n')[0]?.replace(/[*_#`>-]/g, '').trim().slice(0, 20) ?? '');
     await expect.poll(() => shownBalance(page)).toBe(100_000 - cost1 - cost2);
     await shot(page, 'chat-reloaded');
+
+    // On a phone the chat list folds away behind a button; the conversation stays usable.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await composer(page).waitFor();
+    expect(await page.getByRole('button', { name: 'Открыть список чатов' }).isVisible()).toBe(true);
+    // The drawer slides: let it settle before looking.
+    const settle = () => page.waitForTimeout(SHOTS_DIR ? 600 : 0);
+    await settle();
+    await shot(page, 'chat-phone');
+    await page.getByRole('button', { name: 'Открыть список чатов' }).click();
+    await page.getByRole('button', { name: 'Новый чат' }).first().waitFor();
+    await settle();
+    await shot(page, 'chat-phone-list');
   }, 90_000);
 
   it('shows the too-few-words screen with links to plans and packages', async () => {
