@@ -286,6 +286,20 @@ describe('Chat: the streamed answer', () => {
     expect(within(first).getByRole('button', { name: 'Как дела у нейросете…' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('writing in an older chat moves it to the top of the list', async () => {
+    let order = CHATS;
+    const { api, stream } = fakeApi({ list: (page) => ({ data: order[page - 1] ? [order[page - 1] as ChatListItem] : [], last_page: order.length }) });
+    const last = CHATS.at(-1) as ChatListItem;
+    window.history.replaceState(null, '', `/chat?id=${String(last.id)}`);
+    renderChat(api);
+    await ready();
+    await userEvent.type(input(), 'Ещё вопрос{Enter}');
+    order = [last, ...CHATS.slice(0, -1)];
+    await stream.emit(start({ chat_id: last.id }));
+    const list = screen.getByRole('navigation', { name: 'Чаты' });
+    await waitFor(() => expect(within(within(list).getAllByRole('listitem')[0] as HTMLElement).getByRole('button', { name: last.text })).toBeInTheDocument());
+  });
+
   it('«Новый чат» resets the chat id: the next message starts a new chat', async () => {
     const { api, stream } = fakeApi();
     window.history.replaceState(null, '', '/chat?id=41');

@@ -94,7 +94,11 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     api,
     {
       onStarted: (start, isNew) => {
-        if (!isNew) return;
+        // The chat written in is now the most recent: the list is read again to put it first.
+        if (!isNew) {
+          void list.refresh();
+          return;
+        }
         // The new chat has no history to read yet: its messages are the live ones.
         client.setQueryData<ChatMessage[]>(routeKey(api.messages.route, { params: { id: start.chat_id } }), []);
         setChatId(start.chat_id);
