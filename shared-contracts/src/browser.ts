@@ -7,10 +7,12 @@
 import type { accountRoutes } from './accounts.contract.ts';
 import type { billingRoutes } from './billing.contract.ts';
 import type { chatRoutes } from './chat.contract.ts';
+import type { catalogRoutes } from './catalog.contract.ts';
 import type { dashboardRoutes } from './dashboard.contract.ts';
 import { accountPaths } from './accounts.browser.ts';
 import { billingPaths } from './billing.browser.ts';
 import { chatPaths } from './chat.browser.ts';
+import { catalogPaths } from './catalog.browser.ts';
 import { dashboardPaths } from './dashboard.browser.ts';
 import { clientRoutes } from './route.ts';
 
@@ -22,10 +24,12 @@ export * from './accounts.browser.ts';
 export * from './billing.browser.ts';
 export * from './dashboard.browser.ts';
 export * from './chat.browser.ts';
+export * from './catalog.browser.ts';
 export * from './widgets.contract.ts';
 export type { Role, Balances, User, AuthResult } from './accounts.contract.ts';
 export type { Tariff, SubscribeCheck, PaymentStart, PaymentStatus, SubscriptionRecord, PackagePurchase, AutoCharge, UserSubscriptionStatus } from './billing.contract.ts';
 export type { ChatMessage, ChatModel, ChatListItem, ChatSendResult } from './chat.contract.ts';
+export type { CatalogCategory, CatalogProduct, ProductDetail, ProductField, ProductPrice } from './catalog.contract.ts';
 export type { DashboardCard, WelcomeState } from './dashboard.contract.ts';
 export type { Receipt, WidgetOptions, NotificationKind } from './cloudpayments.protocol.ts';
 export type { ErrorText, ErrorEnvelope } from './envelope.ts';
@@ -34,3 +38,4 @@ export const accountEndpoints = clientRoutes<typeof accountRoutes>(accountPaths)
 export const billingEndpoints = clientRoutes<typeof billingRoutes>(billingPaths);
 export const dashboardEndpoints = clientRoutes<typeof dashboardRoutes>(dashboardPaths);
 export const chatEndpoints = clientRoutes<typeof chatRoutes>(chatPaths);
+export const catalogEndpoints = clientRoutes<typeof catalogRoutes>(catalogPaths);

@@ -7,6 +7,7 @@ export * from './accounts.contract.ts';
 export * from './billing.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
+export * from './catalog.contract.ts';
 export * from './files.contract.ts';
 export * from './admin.contract.ts';
 export * from './admin.browser.ts';
@@ -18,6 +19,7 @@ import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';
 import { dashboardRoutes } from './dashboard.contract.ts';
 import { chatRoutes } from './chat.contract.ts';
+import { catalogRoutes } from './catalog.contract.ts';
 import { fileRoutes } from './files.contract.ts';
 import { adminRoutes } from './admin.contract.ts';
 
@@ -27,6 +29,7 @@ export const routes = {
   billing: billingRoutes,
   dashboard: dashboardRoutes,
   chat: chatRoutes,
+  catalog: catalogRoutes,
   files: fileRoutes,
   admin: adminRoutes,
 } as const;

@@ -129,6 +129,115 @@ export async function seedAiCatalog(db: Db): Promise<number> {
   });
 }
 
+const withoutParams = <T extends { params: unknown }>({ params: _params, ...rest }: T): Omit<T, 'params'> => rest;
+
+/**
+ * A demo catalogue of generation products on the offline demo provider: every variant, in
+ * three categories, with Russian names and descriptions, and the image, video and text models
+ * they run on (prices in media tokens per image, per second of video, and words per token).
+ */
+export async function seedGenerationCatalog(db: Db): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const existing = await tx.selectFrom('provider_connections').select('id').where('protocol', '=', 'demo').orderBy('id').executeTakeFirst();
+    const demo = existing ?? (await tx.insertInto('provider_connections').values({ name: 'Демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow());
+    const model = (values: { name: string; kind: 'image' | 'video' | 'text'; provider_model: string; media_price_tenths?: number; media_per_second_tenths?: number; max_output_tokens?: number; params: object[]; description: string; sort: number }) =>
+      tx
+        .insertInto('ai_models')
+        .values({ ...withoutParams(values), connection_id: demo.id, setting: JSON.stringify({ model: { params: values.params } }) })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.id);
+    const image = await model({
+      name: 'Демо-художник',
+      kind: 'image',
+      provider_model: 'demo-image',
+      media_price_tenths: 10,
+      params: [
+        { value: 'square', label: 'Квадрат 1024×1024', provider: { size: '1024x1024' } },
+        { value: 'portrait', label: 'Портрет 768×1024', provider: { size: '768x1024' } },
+        { value: 'landscape', label: 'Пейзаж 1024×768', provider: { size: '1024x768' } },
+      ],
+      description: 'Офлайн-модель: рисует картинку по описанию, учитывает маску и пример.',
+      sort: 40,
+    });
+    const video = await model({
+      name: 'Демо-видео',
+      kind: 'video',
+      provider_model: 'demo-video',
+      media_price_tenths: 20,
+      media_per_second_tenths: 5,
+      params: [
+        { value: '4', label: '4 секунды', provider: { duration: 4 } },
+        { value: '8', label: '8 секунд', provider: { duration: 8 } },
+      ],
+      description: 'Офлайн-модель: короткий ролик по описанию или из картинки.',
+      sort: 50,
+    });
+    const text = await model({
+      name: 'Демо-автор',
+      kind: 'text',
+      provider_model: 'demo',
+      max_output_tokens: 800,
+      params: [
+        { value: 'balanced', label: 'Сбалансированный', temperature: 0.7 },
+        { value: 'creative', label: 'Творческий', temperature: 1.1 },
+      ],
+      description: 'Офлайн-модель для текстовых продуктов.',
+      sort: 60,
+    });
+    const category = (name: string, description: string, sort: number) =>
+      tx
+        .insertInto('ai_categories')
+        .values({ name, description, sort })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.id);
+    const images = await category('Изображения', 'Картинки по описанию, по образцу, по шаблону и с маской.', 10);
+    const videos = await category('Видео', 'Короткие ролики из текста или картинки.', 20);
+    const texts = await category('Тексты', 'Готовые шаблоны: заполните поля — получите текст.', 30);
+    const field = (name: string, label: string, placeholder: string, extra: object = {}) => ({ name, label, placeholder, ...extra });
+    const products = [
+      { category_id: images, variant: 'img' as const, name: 'Картинка по описанию', description: 'Опишите, что нарисовать, — модель создаст изображение.', model_id: image, sort: 10 },
+      { category_id: images, variant: 'img_2' as const, name: 'По вашему образцу', description: 'Загрузите картинку-пример и опишите, что изменить.', model_id: image, sort: 20 },
+      {
+        category_id: images,
+        variant: 'img_3' as const,
+        name: 'Открытка к празднику',
+        description: 'Заполните поля — получите готовую открытку.',
+        prompt_template: 'Праздничная открытка к событию «{occasion}» для {recipient}, стиль: {style}',
+        fields: JSON.stringify([field('occasion', 'Праздник', 'День рождения'), field('recipient', 'Кому', 'маме'), field('style', 'Стиль', 'акварель', { required: false })]),
+        model_id: image,
+        sort: 30,
+      },
+      { category_id: images, variant: 'img_4' as const, name: 'Фото в стиле примера', description: 'Загрузите фото — модель перерисует его в стиле примера продукта.', prompt_template: 'Перерисовать фото в стиле примера', model_id: image, sort: 40 },
+      { category_id: images, variant: 'mask' as const, name: 'Заменить часть картинки', description: 'Закрасьте область кистью и опишите, что должно появиться на её месте.', model_id: image, sort: 50 },
+      { category_id: videos, variant: 'video' as const, name: 'Видео по описанию', description: 'Короткий ролик по тексту или из вашей картинки.', model_id: video, sort: 10 },
+      {
+        category_id: texts,
+        variant: 'text_1' as const,
+        name: 'Пост для соцсетей',
+        description: 'Тема и тон — и готовый пост с призывом к действию.',
+        prompt_template: 'Напиши пост для соцсетей на тему «{topic}». Тон: {tone}. Добавь призыв к действию.',
+        fields: JSON.stringify([field('topic', 'Тема', 'Открытие кофейни', { max_length: 200 }), field('tone', 'Тон', 'дружелюбный', { required: false, max_length: 50 })]),
+        model_id: text,
+        sort: 10,
+      },
+      {
+        category_id: texts,
+        variant: 'text_1' as const,
+        name: 'Описание товара',
+        description: 'Продающее описание для карточки маркетплейса.',
+        prompt_template: 'Составь продающее описание товара «{product}». Особенности: {features}.',
+        fields: JSON.stringify([field('product', 'Товар', 'Термокружка 450 мл'), field('features', 'Особенности', 'держит тепло 6 часов, не протекает', { multiline: true, max_length: 1000 })]),
+        model_id: text,
+        sort: 20,
+      },
+    ];
+    await tx.insertInto('ai_products').values(products).execute();
+    return products.length;
+  });
+}
+
 /** Inserts the seed's plans and packages, in order; answers their rows. */
 export const insertSeedTariffs = (db: Db) =>
   db
@@ -151,6 +260,8 @@ export async function seed(db: Db, log: Logger): Promise<void> {
   }
   const hasConnections = await db.selectFrom('provider_connections').select('id').limit(1).executeTakeFirst();
   if (!hasConnections) log.info({ models: await seedAiCatalog(db) }, 'seeded the AI catalogue');
+  const hasCategories = await db.selectFrom('ai_categories').select('id').limit(1).executeTakeFirst();
+  if (!hasCategories) log.info({ products: await seedGenerationCatalog(db) }, 'seeded the generation catalogue');
 }
 
 /** On an empty embedded database (no users yet) the seed runs by itself. */

@@ -22,17 +22,18 @@ const counts = async () => ({
   tariffs: (await db.selectFrom('tariffs').select('id').execute()).length,
   cards: (await db.selectFrom('dashboard_cards').select('id').execute()).length,
   models: (await db.selectFrom('ai_models').select('id').execute()).length,
+  products: (await db.selectFrom('ai_products').select('id').execute()).length,
 });
 
 describe('seed (npm run db:seed, and an empty embedded database at start)', () => {
   it('fills empty tables with plans, packages and news cards, and only empty ones', async () => {
     await seedIfEmpty(db, log);
-    expect(await counts()).toEqual({ tariffs: SEED_TARIFFS.length, cards: SEED_CARDS.length, models: 3 });
+    expect(await counts()).toEqual({ tariffs: SEED_TARIFFS.length, cards: SEED_CARDS.length, models: 6, products: 8 });
     const types = (await db.selectFrom('tariffs').select('subscriptions_type').orderBy('sort').execute()).map((t) => t.subscriptions_type);
     // Monthly plans with a trial and without one, and one-off packages (seed §3).
     expect(types).toEqual(expect.arrayContaining([1, 2, 3]));
     await seed(db, log);
-    expect(await counts()).toEqual({ tariffs: SEED_TARIFFS.length, cards: SEED_CARDS.length, models: 3 });
+    expect(await counts()).toEqual({ tariffs: SEED_TARIFFS.length, cards: SEED_CARDS.length, models: 6, products: 8 });
   });
 
   it('leaves a database that has users alone at start', async () => {
