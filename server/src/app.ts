@@ -29,6 +29,7 @@ import filesRoutes from './features/files/files.routes.ts';
 import adminRoutes from './features/admin/admin.routes.ts';
 import chatRoutes from './features/chat/chat.routes.ts';
 import catalogRoutes from './features/catalog/catalog.routes.ts';
+import generationRoutes from './features/generations/generations.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(adminRoutes);
   await app.register(chatRoutes);
   await app.register(catalogRoutes);
+  await app.register(generationRoutes);
   // Open answer streams would keep the server from closing: their answers are stopped first
   // (each stored as far as it went and charged for that), which ends the streams.
   app.addHook('preClose', async () => {

@@ -75,6 +75,7 @@ const EnvSchema = z
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
     DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
+    DEMO_STEP_DELAY_MS: int(150, 0, 10_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Нейростудия <no-reply@neurostudio.local>'),
     SUPPORT_URL: z.string().default('mailto:support@neurostudio.local'),
@@ -192,6 +193,8 @@ export interface Config {
   storage: StorageConfig;
   /** The offline demo provider's pace: average pause before each streamed word. */
   demoWordDelayMs: number;
+  /** The demo's pace for pictures and clips: pause per progress step (four an image; a clip's tenths take twice as long). */
+  demoStepDelayMs: number;
   /**
    * Keys of AI provider connections, by variable name: every variable whose name ends in
    * `_API_KEY` or `_API_TOKEN`. A connection names its variable (`api_key_env`); other variables
@@ -279,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loaderDir: fromRoot(e.LOADER_DIR),
     widgetDevServers: e.WIDGET_DEV_SERVERS,
     demoWordDelayMs: e.DEMO_WORD_DELAY_MS,
+    demoStepDelayMs: e.DEMO_STEP_DELAY_MS,
     providerKeys: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => PROVIDER_KEY_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].trim() !== '')),
     storage: e.S3_BUCKET
       ? {

@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   GIFT_ALREADY_CLAIMED: { status: 422, message: 'Подарок уже получен' },
   AI_REQUEST_FAILED: { status: 502, message: 'Ошибка при выполнении запроса' },
   CHAT_BUSY: { status: 409, message: 'Дождитесь окончания ответа в этом чате' },
+  GENERATIONS_BUSY: { status: 429, message: 'Дождитесь окончания текущих генераций: одновременно можно запустить не больше 10' },
+  GENERATION_NOT_CANCELLABLE: { status: 409, message: 'Генерация уже выполняется: отменить можно только ожидающую в очереди' },
   RATE_LIMITED: { status: 429, message: 'Слишком много попыток. Попробуйте позже' },
   INTERNAL: { status: 500, message: 'Произошла ошибка' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },

@@ -8,6 +8,7 @@ export * from './billing.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
 export * from './catalog.contract.ts';
+export * from './generation.contract.ts';
 export * from './files.contract.ts';
 export * from './admin.contract.ts';
 export * from './admin.browser.ts';
@@ -20,6 +21,7 @@ import { billingRoutes } from './billing.contract.ts';
 import { dashboardRoutes } from './dashboard.contract.ts';
 import { chatRoutes } from './chat.contract.ts';
 import { catalogRoutes } from './catalog.contract.ts';
+import { generationRoutes } from './generation.contract.ts';
 import { fileRoutes } from './files.contract.ts';
 import { adminRoutes } from './admin.contract.ts';
 
@@ -30,6 +32,7 @@ export const routes = {
   dashboard: dashboardRoutes,
   chat: chatRoutes,
   catalog: catalogRoutes,
+  generations: generationRoutes,
   files: fileRoutes,
   admin: adminRoutes,
 } as const;

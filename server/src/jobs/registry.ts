@@ -8,6 +8,7 @@ import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandb
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
 import { releaseStaleHoldsJob } from '../features/wallet/wallet.jobs.ts';
 import { closeAbandonedAnswersJob } from '../features/chat/chat.jobs.ts';
+import { generationJob } from '../features/generations/generations.job.ts';
 
 const pruneRateLimitsJob = defineJob({
   name: 'maintenance.rate-limits',
@@ -44,4 +45,5 @@ export const ALL_JOBS: readonly AnyJob[] = [
   telegramPollJob,
   releaseStaleHoldsJob,
   closeAbandonedAnswersJob,
+  generationJob,
 ];

@@ -19,8 +19,8 @@ export class ProviderRegistry {
   private readonly adapters = new Map<number, { version: number; adapter: Adapter }>();
   private readonly demo: DemoProvider;
 
-  constructor(private readonly config: Pick<Config, 'demoWordDelayMs' | 'providerKeys'>) {
-    this.demo = new DemoProvider({ wordDelayMs: config.demoWordDelayMs });
+  constructor(private readonly config: Pick<Config, 'demoWordDelayMs' | 'demoStepDelayMs' | 'providerKeys'>) {
+    this.demo = new DemoProvider({ wordDelayMs: config.demoWordDelayMs, imageStepDelayMs: config.demoStepDelayMs, predictionStepDelayMs: config.demoStepDelayMs * 2 });
   }
 
   /** The chat adapter of `conn`; a connection that cannot chat (Replicate) fails as a bad request. */

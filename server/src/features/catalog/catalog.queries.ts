@@ -10,6 +10,7 @@ const productColumns = [
   'p.prompt_template',
   'p.fields',
   'p.example_file_id',
+  'p.model_id',
   'c.name as category_name',
   'm.name as model_name',
   'm.kind as model_kind',

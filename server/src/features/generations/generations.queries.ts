@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { ProductVariant } from '@app/contracts';
+import type { GenerationStatus } from './generations.table.ts';
+
+const columns = ['id', 'user_id', 'product_id', 'variant', 'product_name', 'model_name', 'status', 'progress', 'prompt', 'wallet', 'cost', 'hold_id', 'error', 'text_result', 'created_at', 'finished_at'] as const;
+
+export const findOwnGeneration = (db: Executor, userId: number, id: number) =>
+  db.selectFrom('generations').select(columns).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+export type GenerationRow = NonNullable<Awaited<ReturnType<typeof findOwnGeneration>>>;
+
+export const countGenerations = async (db: Executor, userId: number, variants: readonly ProductVariant[]) =>
+  (await db.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('variant', 'in', variants).executeTakeFirstOrThrow()).n;
+
+/** A page of the user's runs of `variants`, newest first. */
+export const pageOfGenerations = (db: Executor, userId: number, variants: readonly ProductVariant[], offset: number, limit: number) =>
+  db.selectFrom('generations').select(columns).where('user_id', '=', userId).where('variant', 'in', variants).orderBy('id', 'desc').offset(offset).limit(limit).execute();
+
+/** Runs of the user queued or running. */
+export const countActive = async (db: Executor, userId: number) =>
+  (await db.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow()).n;
+
+/** The output files of runs, in order. */
+export const outputFiles = (db: Executor, ids: readonly number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('generation_files as g')
+        .innerJoin('files as f', 'f.id', 'g.file_id')
+        .select(['g.generation_id', 'f.id', 'f.content_type'])
+        .where('g.generation_id', 'in', ids)
+        .where('g.role', '=', 'output')
+        .orderBy('g.generation_id')
+        .orderBy('g.position')
+        .execute();
+
+/** The input files of a run (the user's image, the mask) with their storage keys. */
+export const inputFiles = (db: Executor, id: number) =>
+  db
+    .selectFrom('generation_files as g')
+    .innerJoin('files as f', 'f.id', 'g.file_id')
+    .select(['g.role', 'f.storage_key', 'f.content_type'])
+    .where('g.generation_id', '=', id)
+    .where('g.role', 'in', ['input', 'mask'])
+    .orderBy('g.role')
+    .orderBy('g.position')
+    .execute();
+
+/** A run with what its job needs: the model and its connection. */
+export const runOf = (db: Executor, id: number) =>
+  db
+    .selectFrom('generations as g')
+    .leftJoin('ai_models as m', 'm.id', 'g.model_id')
+    .leftJoin('provider_connections as c', 'c.id', 'm.connection_id')
+    .select([
+      'g.id',
+      'g.user_id',
+      'g.variant',
+      'g.status',
+      'g.prompt',
+      'g.inputs',
+      'g.wallet',
+      'g.cost',
+      'g.hold_id',
+      'm.provider_model',
+      'm.words_per_token',
+      'm.max_output_tokens',
+      'c.id as connection_id',
+      'c.name as connection_name',
+      'c.protocol',
+      'c.base_url',
+      'c.api_key_env',
+      'c.timeout_seconds',
+      'c.updated_at as connection_updated_at',
+    ])
+    .where('g.id', '=', id)
+    .executeTakeFirst();
+
+/** Marks a queued (or re-picked running) run as running; answers false when it is already final. */
+export const markRunning = async (db: Executor, id: number) =>
+  (await db
+    .updateTable('generations')
+    .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst()).numUpdatedRows > 0n;
+
+export const setProgress = (db: Executor, id: number, progress: number) =>
+  db.updateTable('generations').set({ progress, updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').where('progress', '<', progress).execute();
+
+/** Ends a run still in `from` states; answers its hold when this call ended it. */
+export const finishRun = (db: Executor, id: number, from: readonly GenerationStatus[], end: { status: GenerationStatus; cost?: number; error?: string | null; errorDetail?: string | null; text?: string | null }) =>
+  db
+    .updateTable('generations')
+    .set({
+      status: end.status,
+      ...(end.status === 'succeeded' ? { progress: 100 } : {}),
+      ...(end.cost === undefined ? {} : { cost: end.cost }),
+      ...(end.error === undefined ? {} : { error: end.error }),
+      ...(end.errorDetail === undefined ? {} : { error_detail: end.errorDetail }),
+      ...(end.text === undefined ? {} : { text_result: end.text }),
+      finished_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returning(['hold_id', 'user_id', 'wallet'])
+    .executeTakeFirst();
+
+export const noteAttemptError = (db: Executor, id: number, detail: string) => db.updateTable('generations').set({ error_detail: detail, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Generation } from '@app/contracts';
+import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
+import { credit, placeHold } from '../../src/features/wallet/wallet.queries.ts';
+import { call, createTestApp, multipart, newUser, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { TINY_PNG } from '../support/ai-fakes.ts';
+
+/* Runs of catalogue products on the demo provider: start (hold + job in one transaction), progress to the result, costs, refusals, cancel, history. */
+
+let t: TestApp;
+const products: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { DEMO_STEP_DELAY_MS: '0' } });
+  await seedAiCatalog(t.db);
+  await seedGenerationCatalog(t.db);
+  for (const row of await t.db.selectFrom('ai_products').select(['id', 'variant', 'name']).execute()) products[row.name] = row.id;
+});
+afterAll(() => t.close());
+
+const id = (name: string) => {
+  const value = products[name];
+  if (value === undefined) throw new Error(`no product ${name}`);
+  return value;
+};
+
+async function userWith(media: number, words = 0): Promise<TestUser> {
+  const user = await newUser(t.db);
+  await t.db.transaction().execute(async (tx) => {
+    if (media) await credit(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `t-media-${String(user.id)}` }, Math.round(media * 10));
+    if (words) await credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `t-words-${String(user.id)}` }, words);
+  });
+  return user;
+}
+
+function start(user: TestUser | undefined, fields: Record<string, string | number>, files: Part[] = []) {
+  const body = multipart([...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })), ...files]);
+  return call(t.app, { method: 'POST', url: '/api/new/generations', token: user?.token, payload: body.payload, headers: body.headers });
+}
+
+const png = (name: 'image' | 'mask'): Part => ({ name, file: { filename: `${name}.png`, type: 'image/png', data: TINY_PNG } });
+const status = async (user: TestUser, gid: number) => (await call(t.app, { url: `/api/new/generations/${String(gid)}`, token: user.token })).data.json as Generation;
+
+async function finished(user: TestUser, gid: number): Promise<Generation> {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const g = await status(user, gid);
+    if (g.status !== 'queued' && g.status !== 'running') return g;
+    if (Date.now() > end) throw new Error(`generation ${String(gid)} still ${g.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('starting a run and getting its result', () => {
+  it('a picture from a description: queued at once with its price held, then an image only its owner can read', async () => {
+    const user = await userWith(5);
+    const res = await start(user, { product_id: id('Картинка по описанию'), prompt: 'Закат над морем', param: 'landscape' });
+    expect(res.statusCode).toBe(200);
+    const queued = res.data.json as Generation;
+    expect(queued).toMatchObject({ status: 'queued', variant: 'img', cost: { wallet: 'media', amount: 1 }, prompt: 'Закат над морем' });
+    expect((await walletState(t.db, user.id)).balance.media).toBe(40);
+
+    const done = await finished(user, queued.id);
+    expect(done).toMatchObject({ status: 'succeeded', progress: 100, refunded: false, error: null });
+    expect(done.outputs).toHaveLength(1);
+    const file = await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    const stranger = await newUser(t.db);
+    expect((await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${stranger.token}` } })).statusCode).toBe(404);
+    expect((await call(t.app, { url: `/api/new/generations/${String(queued.id)}`, token: stranger.token })).statusCode).toBe(404);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.media).toBe(40);
+  });
+
+  it('a template product fills its prompt from the fields; a missing required field is a field error', async () => {
+    const user = await userWith(5);
+    const missing = await start(user, { product_id: id('Открытка к празднику'), fields: JSON.stringify({ occasion: 'Новый год' }) });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.data.text).toEqual({ 'fields.recipient': ['Заполните поле «Кому»'] });
+    const bad = await start(user, { product_id: id('Открытка к празднику'), fields: '[1,2' });
+    expect(bad.data.text).toEqual({ fields: ['Поля должны быть объектом JSON'] });
+    const res = await start(user, { product_id: id('Открытка к празднику'), fields: JSON.stringify({ occasion: 'Новый год', recipient: 'друга' }) });
+    const g = res.data.json as Generation;
+    expect(g.prompt).toBe('Праздничная открытка к событию «Новый год» для друга, стиль: ');
+    expect((await finished(user, g.id)).status).toBe('succeeded');
+  });
+
+  it('the mask product needs an image and a mask, and repaints with them', async () => {
+    const user = await userWith(5);
+    const noMask = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Кот' }, [png('image')]);
+    expect(noMask.data.text).toEqual({ mask: ['Закрасьте область, которую нужно изменить'] });
+    const noImage = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Кот' });
+    expect(noImage.data.text).toEqual({ image: ['Загрузите изображение'] });
+    const res = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Кот' }, [png('image'), png('mask')]);
+    expect(res.statusCode).toBe(200);
+    expect((await finished(user, (res.data.json as Generation).id)).outputs).toHaveLength(1);
+  });
+
+  it('a text product answers text and is charged by the tokens used, at most what it held', async () => {
+    const user = await userWith(0, 10_000);
+    const res = await start(user, { product_id: id('Пост для соцсетей'), fields: JSON.stringify({ topic: 'Открытие кофейни' }) });
+    expect(res.statusCode).toBe(200);
+    const held = (res.data.json as Generation).cost.amount;
+    const done = await finished(user, (res.data.json as Generation).id);
+    expect(done.status).toBe('succeeded');
+    expect(done.text).toContain('Открытие кофейни');
+    expect(done.cost.amount).toBeGreaterThan(0);
+    expect(done.cost.amount).toBeLessThanOrEqual(held);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.words).toBe(10_000 - done.cost.amount);
+  });
+
+  it('a video from a description, priced by its duration', async () => {
+    const user = await userWith(10);
+    const res = await start(user, { product_id: id('Видео по описанию'), prompt: 'Волны у берега', param: '8' });
+    expect((res.data.json as Generation).cost).toEqual({ wallet: 'media', amount: 4 });
+    const done = await finished(user, (res.data.json as Generation).id);
+    expect(done.status).toBe('succeeded');
+    expect(done.outputs[0]?.mime).toMatch(/^(video\/mp4|image\/webp)$/);
+    expect((await walletState(t.db, user.id)).balance.media).toBe(60);
+  }, 60_000);
+});
+
+describe('refusals, failures and cancelling', () => {
+  it('too few tokens: 402 and nothing stored', async () => {
+    const user = await userWith(0.5);
+    const res = await start(user, { product_id: id('По вашему образцу'), prompt: 'Ярче' }, [png('image')]);
+    expect(res.statusCode).toBe(402);
+    expect(await t.db.selectFrom('generations').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('files').select('id').where('owner_id', '=', user.id).execute()).toEqual([]);
+    expect((await walletState(t.db, user.id)).balance.media).toBe(5);
+  });
+
+  it('validates the request: unknown product, unknown parameter, files a product does not take, guests', async () => {
+    const user = await userWith(5);
+    expect((await start(user, { product_id: 999_999, prompt: 'x' })).data.text).toEqual({ product_id: ['Этот продукт недоступен'] });
+    expect((await start(user, { product_id: id('Картинка по описанию'), prompt: 'x', param: 'huge' })).data.text).toEqual({ param: ['Выберите параметр из списка'] });
+    expect((await start(user, { product_id: id('Картинка по описанию'), prompt: 'x' }, [png('image')])).data.text).toEqual({ image: ['Этому продукту изображение не нужно'] });
+    expect((await start(user, { product_id: id('Картинка по описанию'), prompt: '  ' })).data.text).toEqual({ prompt: ['Опишите, что нужно получить'] });
+    expect((await start(undefined, { product_id: id('Картинка по описанию'), prompt: 'x' })).statusCode).toBe(401);
+    const unconfirmed = await newUser(t.db, { confirmed: false });
+    expect((await start(unconfirmed, { product_id: id('Картинка по описанию'), prompt: 'x' })).statusCode).toBe(403);
+  });
+
+  it('a provider that cannot be called fails the run with why, and its tokens come back', async () => {
+    const user = await userWith(5);
+    const broken = await t.db.insertInto('provider_connections').values({ name: 'Без ключа', protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MISSING_API_KEY' }).returning('id').executeTakeFirstOrThrow();
+    const model = await t.db.insertInto('ai_models').values({ name: 'Сломанная', kind: 'image', connection_id: broken.id, provider_model: 'x', media_price_tenths: 10 }).returning('id').executeTakeFirstOrThrow();
+    const category = await t.db.selectFrom('ai_categories').select('id').executeTakeFirstOrThrow();
+    const product = await t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Сломанный продукт', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
+    const res = await start(user, { product_id: product.id, prompt: 'Что-нибудь' });
+    const done = await finished(user, (res.data.json as Generation).id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', outputs: [] });
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.media).toBe(50);
+  });
+
+  it('cancels a queued run (its tokens back), refuses to cancel a finished one, and hides others’ runs', async () => {
+    const user = await userWith(5);
+    const product = id('Картинка по описанию');
+    // A run still queued (its job not picked up): made directly, as the start would.
+    const row = await t.db
+      .insertInto('generations')
+      .values({ user_id: user.id, product_id: product, variant: 'img', product_name: 'Картинка по описанию', model_name: 'Демо-художник', prompt: 'Ждёт', wallet: 'media', cost: 10 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const hold = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 10, idempotencyKey: `generation:${String(row.id)}` });
+    await t.db.updateTable('generations').set({ hold_id: hold.id }).where('id', '=', row.id).execute();
+    const stranger = await newUser(t.db);
+    expect((await call(t.app, { method: 'POST', url: `/api/new/generations/${String(row.id)}/cancel`, token: stranger.token, payload: {} })).statusCode).toBe(404);
+    const res = await call(t.app, { method: 'POST', url: `/api/new/generations/${String(row.id)}/cancel`, token: user.token, payload: {} });
+    expect(res.data.json).toMatchObject({ status: 'cancelled', refunded: true });
+    expect((await walletState(t.db, user.id)).balance.media).toBe(50);
+
+    const ran = (await start(user, { product_id: product, prompt: 'Готово' })).data.json as Generation;
+    await finished(user, ran.id);
+    const late = await call(t.app, { method: 'POST', url: `/api/new/generations/${String(ran.id)}/cancel`, token: user.token, payload: {} });
+    expect(late.statusCode).toBe(409);
+    expect(late.data.text).toBe('Генерация уже выполняется: отменить можно только ожидающую в очереди');
+  });
+});
+
+describe('concurrency and history', () => {
+  it('20 runs started at once with tokens for 5: exactly 5 run, the rest get 402, balance = ledger', async () => {
+    const user = await userWith(5);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => start(user, { product_id: id('Картинка по описанию'), prompt: `Картинка ${String(i)}` })));
+    const accepted = results.filter((r) => r.statusCode === 200).map((r) => (r.data.json as Generation).id);
+    expect(accepted).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 402)).toHaveLength(15);
+    for (const gid of accepted) expect((await finished(user, gid)).status).toBe('succeeded');
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.media).toBe(0);
+
+    const page = (await call(t.app, { url: '/api/new/generations?type=image&page=1', token: user.token })).data.json as { data: Generation[]; last_page: number };
+    expect(page.last_page).toBe(1);
+    expect(page.data.map((g) => g.id)).toEqual([...accepted].sort((a, b) => b - a));
+    expect(((await call(t.app, { url: '/api/new/generations?type=video', token: user.token })).data.json as { data: unknown[] }).data).toEqual([]);
+    expect((await call(t.app, { url: '/api/new/generations?type=music', token: user.token })).statusCode).toBe(400);
+  }, 60_000);
+});

@@ -1,0 +1,81 @@
+import { z } from './zod-ru.ts';
+import { defineRoute } from './route.ts';
+import { IdSchema } from './fields.ts';
+import { TimestampSchema, paginated } from './envelope.ts';
+import { PRODUCT_VARIANTS } from './catalog.browser.ts';
+import { GENERATION_UPLOADS, GenerationStartFieldsSchema, generationPaths } from './generation.browser.ts';
+
+export * from './generation.browser.ts';
+
+/** A file a run produced, read back only by its owner through the file route. */
+export const GenerationOutputSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  download_url: z.string(),
+  kind: z.enum(['image', 'video']),
+  mime: z.string(),
+});
+
+/**
+ * A run: `queued` → `running` (with `progress` 0–100) → `succeeded` (outputs or text), or
+ * `failed` (with why, its tokens back) or `cancelled` (before it ran, its tokens back). `cost`:
+ * what it holds or spent, in media tokens (one decimal) or words.
+ */
+export const GenerationSchema = z.object({
+  id: z.number().int(),
+  product_id: z.number().int().nullable(),
+  product: z.string(),
+  variant: z.enum(PRODUCT_VARIANTS),
+  model: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  progress: z.number().int(),
+  prompt: z.string(),
+  cost: z.object({ wallet: z.enum(['words', 'media']), amount: z.number() }),
+  /** Whether its tokens came back (failed or cancelled). */
+  refunded: z.boolean(),
+  error: z.string().nullable(),
+  outputs: z.array(GenerationOutputSchema),
+  text: z.string().nullable(),
+  created_at: TimestampSchema,
+  finished_at: TimestampSchema.nullable(),
+});
+export type Generation = z.infer<typeof GenerationSchema>;
+
+export const GenerationHistoryQuerySchema = z.object({
+  type: z.enum(['image', 'video', 'text'], { error: 'Тип: image, video или text' }).default('image'),
+  page: z.coerce.number({ error: 'Номер страницы должен быть числом' }).int('Номер страницы должен быть целым').min(1, 'Номер страницы должен быть не меньше 1').max(100_000, 'Слишком большой номер страницы').default(1),
+});
+
+const IdParams = z.object({ id: IdSchema });
+
+export const generationRoutes = {
+  start: defineRoute({
+    ...generationPaths.start,
+    summary: 'Starts a run of a product (multipart: product_id, param, prompt, fields as a JSON object, image, mask): holds its price and queues it; answers at once',
+    tags: ['generations'],
+    body: GenerationStartFieldsSchema,
+    multipart: GENERATION_UPLOADS,
+    response: GenerationSchema,
+  }),
+  history: defineRoute({
+    ...generationPaths.history,
+    summary: 'The user’s runs of one type (image, video or text), newest first, 24 a page',
+    tags: ['generations'],
+    query: GenerationHistoryQuerySchema,
+    response: paginated(GenerationSchema),
+  }),
+  status: defineRoute({
+    ...generationPaths.status,
+    summary: 'One of the user’s runs: its status, progress, outputs or why it failed',
+    tags: ['generations'],
+    params: IdParams,
+    response: GenerationSchema,
+  }),
+  cancel: defineRoute({
+    ...generationPaths.cancel,
+    summary: 'Cancels a queued run; its tokens come back',
+    tags: ['generations'],
+    params: IdParams,
+    response: GenerationSchema,
+  }),
+} as const;
