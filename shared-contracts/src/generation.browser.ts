@@ -40,6 +40,7 @@ export const generationPaths = {
   start: { method: 'POST', path: '/api/new/generations', access: 'confirmed', multipart: GENERATION_UPLOADS },
   history: { method: 'GET', path: '/api/new/generations', access: 'user' },
   status: { method: 'GET', path: '/api/new/generations/:id', access: 'user' },
+  events: { method: 'GET', path: '/api/new/generations/:id/events', access: 'user' },
   cancel: { method: 'POST', path: '/api/new/generations/:id/cancel', access: 'user' },
 } as const satisfies Record<string, Endpoint>;
 

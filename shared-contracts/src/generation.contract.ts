@@ -71,6 +71,19 @@ export const generationRoutes = {
     params: IdParams,
     response: GenerationSchema,
   }),
+  events: defineRoute({
+    ...generationPaths.events,
+    summary: 'One of the user’s runs as it goes (Server-Sent Events): `progress` whenever its status or progress changes, then `done` with the run once it is final',
+    tags: ['generations'],
+    params: IdParams,
+    stream: {
+      events: {
+        progress: z.object({ status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']), progress: z.number().int() }),
+        done: GenerationSchema,
+      },
+    },
+    response: z.null(),
+  }),
   cancel: defineRoute({
     ...generationPaths.cancel,
     summary: 'Cancels a queued run; its tokens come back',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
 import { credit, placeHold } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, multipart, newUser, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, multipart, newUser, parseEvents, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 
 /* Runs of catalogue products on the demo provider: start (hold + job in one transaction), progress to the result, costs, refusals, cancel, history. */
@@ -72,6 +72,18 @@ describe('starting a run and getting its result', () => {
     const state = await walletState(t.db, user.id);
     expect(state.balance).toEqual(state.sums);
     expect(state.balance.media).toBe(40);
+  });
+
+  it('streams a run’s progress as Server-Sent Events, ending with the run; another user’s run is not found', async () => {
+    const user = await userWith(5);
+    const g = (await start(user, { product_id: id('Картинка по описанию'), prompt: 'Лес' })).data.json as Generation;
+    const res = await call(t.app, { url: `/api/new/generations/${String(g.id)}/events`, token: user.token });
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    const events = parseEvents(res.body).events;
+    expect(events[0]?.event).toBe('progress');
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { id: g.id, status: 'succeeded' } });
+    const stranger = await newUser(t.db);
+    expect((await call(t.app, { url: `/api/new/generations/${String(g.id)}/events`, token: stranger.token })).statusCode).toBe(404);
   });
 
   it('a template product fills its prompt from the fields; a missing required field is a field error', async () => {
