@@ -8,7 +8,7 @@ import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandb
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
 import { releaseStaleHoldsJob } from '../features/wallet/wallet.jobs.ts';
 import { closeAbandonedAnswersJob } from '../features/chat/chat.jobs.ts';
-import { generationJob } from '../features/generations/generations.job.ts';
+import { generationJob, requeueStaleRunsJob } from '../features/generations/generations.job.ts';
 
 const pruneRateLimitsJob = defineJob({
   name: 'maintenance.rate-limits',
@@ -46,4 +46,5 @@ export const ALL_JOBS: readonly AnyJob[] = [
   releaseStaleHoldsJob,
   closeAbandonedAnswersJob,
   generationJob,
+  requeueStaleRunsJob,
 ];

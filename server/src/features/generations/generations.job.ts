@@ -10,10 +10,13 @@ import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
-import { finishRun, inputFiles, markRunning, noteAttemptError, runOf, setProgress } from './generations.queries.ts';
+import { claimStaleRuns, finishRun, inputFiles, markRunning, noteAttemptError, runOf, setProgress, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
 export const GENERATION_RETRIES = 3;
+/** A running run's job marks it alive this often; one silent for {@link STALE_RUN_SECONDS} lost its worker. */
+const ALIVE_EVERY_MS = 10_000;
+export const STALE_RUN_SECONDS = 60;
 /** Largest output file taken from a provider. */
 const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
 const POLL_MS = 1000;
@@ -123,9 +126,12 @@ export async function runGeneration(ctx: AppContext, id: number, job: JobRun): P
   if (!(await markRunning(ctx.db, id))) return;
   const model = await ctx.db.selectFrom('generations as g').leftJoin('ai_models as m', 'm.id', 'g.model_id').select(['m.setting']).where('g.id', '=', id).executeTakeFirstOrThrow();
   let produced: Produced;
+  const alive = setInterval(() => void touchRun(ctx.db, id).catch(() => undefined), ALIVE_EVERY_MS);
+  alive.unref();
   try {
     produced = await produce(ctx, run, model, job.signal);
   } catch (err) {
+    clearInterval(alive);
     const detail = storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
     const final = !(err instanceof ProviderError && err.retryable) || job.attempt > GENERATION_RETRIES;
     if (!final) {
@@ -139,6 +145,7 @@ export async function runGeneration(ctx: AppContext, id: number, job: JobRun): P
     });
     return;
   }
+  clearInterval(alive);
   await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
     for (const [position, file] of produced.files.entries()) {
       const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: `result-${String(id)}-${String(position + 1)}` });
@@ -157,4 +164,26 @@ export const generationJob = defineJob({
   payload: z.object({ generationId: z.number().int().positive() }),
   options: { retries: GENERATION_RETRIES, retryDelaySeconds: 5, backoff: true, expireInSeconds: 15 * 60, concurrency: 2, policy: 'standard' },
   run: (ctx, { generationId }, job) => runGeneration(ctx, generationId, job),
+});
+
+/**
+ * Sends again the runs whose worker died mid-run (no sign of life for `seconds`): the new job
+ * runs them from the start; a run already final is left alone, and the hold is settled once, so
+ * nothing is charged twice. Answers how many.
+ */
+export async function requeueStaleRuns(ctx: AppContext, seconds = STALE_RUN_SECONDS): Promise<number> {
+  const ids = await claimStaleRuns(ctx.db, seconds);
+  for (const generationId of ids) await ctx.jobs.send(generationJob, { generationId });
+  return ids.length;
+}
+
+export const requeueStaleRunsJob = defineJob({
+  name: 'generations.requeue-stale',
+  payload: z.object({}),
+  cron: '* * * * *',
+  options: { retries: 1, policy: 'singleton', expireInSeconds: 120 },
+  run: async (ctx) => {
+    const n = await requeueStaleRuns(ctx);
+    if (n) ctx.log.warn({ runs: n }, 'generations whose worker died sent again');
+  },
 });

@@ -108,3 +108,21 @@ export const finishRun = (db: Executor, id: number, from: readonly GenerationSta
     .executeTakeFirst();
 
 export const noteAttemptError = (db: Executor, id: number, detail: string) => db.updateTable('generations').set({ error_detail: detail, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+
+/** Marks a running run alive (its job is still at work). */
+export const touchRun = (db: Executor, id: number) => db.updateTable('generations').set({ updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
+
+/**
+ * Claims runs left `running` without a sign of life for `seconds` (their worker died): each
+ * claimed row is touched so that one sweep, in one process, sends it again. Answers their ids.
+ */
+export const claimStaleRuns = async (db: Executor, seconds: number) =>
+  (
+    await db
+      .updateTable('generations')
+      .set({ updated_at: sql<Date>`now()` })
+      .where('status', '=', 'running')
+      .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)
+      .returning('id')
+      .execute()
+  ).map((r) => r.id);
