@@ -29,8 +29,8 @@ function startWorker(stepDelayMs: number): { child: ChildProcess; ready: Promise
       output += d.toString();
       if (output.includes('workers are running')) resolve();
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the worker exited with ${String(code)}: ${output}`)));
   });
   return { child, ready };
