@@ -4,6 +4,7 @@ import { createDb, type Db } from './db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { createStorage } from './storage/create-storage.ts';
 import { resolveSecrets, type Secrets } from './lib/secrets.ts';
 
 export interface Runtime {
@@ -43,7 +44,14 @@ export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}
         await migrator.destroy();
       }
     }
-    if (opts.seed !== false && embedded) await seedIfEmpty(db, log);
+    if (opts.seed !== false && embedded) {
+      const storage = createStorage(config.storage);
+      try {
+        await seedIfEmpty(db, log, storage);
+      } finally {
+        storage.close();
+      }
+    }
   } catch (err) {
     await db.destroy();
     await embedded?.stop();

@@ -25,6 +25,7 @@ export const VARIANT_INPUTS: Record<ProductVariant, { prompt: boolean; fields: b
 export const catalogPaths = {
   products: { method: 'GET', path: '/api/new/ai-products', access: 'user' },
   product: { method: 'GET', path: '/api/new/ai-products/:id', access: 'user' },
+  example: { method: 'GET', path: '/api/new/ai-products/:id/example', access: 'user' },
 } as const satisfies Record<string, Endpoint>;
 
 export const CATALOG_TEXTS = {

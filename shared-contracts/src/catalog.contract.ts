@@ -23,7 +23,7 @@ export const CatalogProductSchema = z.object({
   variant: z.enum(PRODUCT_VARIANTS),
   name: z.string(),
   description: z.string(),
-  /** The product's example image (owner-free: examples are public to signed-in users), or null. */
+  /** The product's example image (`/api/new/ai-products/{id}/example`, for any signed-in user), or null. */
   example_url: z.string().nullable(),
   model: z.string(),
   /** «Демо» for the offline demo provider. */
@@ -80,5 +80,13 @@ export const catalogRoutes = {
     tags: ['catalog'],
     params: z.object({ id: IdSchema }),
     response: ProductDetailSchema,
+  }),
+  example: defineRoute({
+    ...catalogPaths.example,
+    raw: true,
+    summary: 'The example image of an active product, to any signed-in user (404 without one)',
+    tags: ['catalog'],
+    params: z.object({ id: IdSchema }),
+    response: z.unknown().meta({ description: 'The image’s bytes (not JSON), with its Content-Type' }),
   }),
 } as const;

@@ -1,6 +1,12 @@
 import { bootstrap } from '../bootstrap.ts';
 import { seed } from '../db/seed.ts';
+import { createStorage } from '../storage/create-storage.ts';
 
 const runtime = await bootstrap({ seed: false });
-await seed(runtime.db, runtime.log);
-await runtime.close();
+const storage = createStorage(runtime.config.storage);
+try {
+  await seed(runtime.db, runtime.log, storage);
+} finally {
+  storage.close();
+  await runtime.close();
+}

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import type { Db } from './database.ts';
+import type { Storage } from '../storage/storage.ts';
+import { DemoProvider } from '../providers/demo/demo.provider.ts';
+import { storeFiles } from '../features/files/files.service.ts';
 
 const W = '[[words]]';
 const M = '[[media]]';
@@ -238,6 +241,24 @@ export async function seedGenerationCatalog(db: Db): Promise<number> {
   });
 }
 
+/**
+ * Example images of the products that have none, drawn by the demo provider from each product's
+ * name and description and kept as the service's own files (no owner). Answers how many.
+ */
+export async function seedProductExamples(db: Db, storage: Storage): Promise<number> {
+  const products = await db.selectFrom('ai_products').select(['id', 'name', 'description']).where('example_file_id', 'is', null).orderBy('id').execute();
+  const demo = new DemoProvider({ imageStepDelayMs: 0 });
+  for (const product of products) {
+    const [image] = (await demo.generate({ model: 'demo-image', prompt: `${product.name}. ${product.description}`, n: 1, size: '512x512' })).images;
+    if (!image) continue;
+    await storeFiles(db, storage, async (tx, save) => {
+      const file = await save({ ownerId: null, purpose: 'product_example', body: image.data, contentType: image.mime, originalName: `example-${String(product.id)}.png` });
+      await tx.updateTable('ai_products').set({ example_file_id: file.id }).where('id', '=', product.id).execute();
+    });
+  }
+  return products.length;
+}
+
 /** Inserts the seed's plans and packages, in order; answers their rows. */
 export const insertSeedTariffs = (db: Db) =>
   db
@@ -246,8 +267,11 @@ export const insertSeedTariffs = (db: Db) =>
     .returningAll()
     .execute();
 
-/** Seed data (plans, packages, news cards); each kind is inserted only while its table is empty. */
-export async function seed(db: Db, log: Logger): Promise<void> {
+/**
+ * Seed data (plans, packages, news cards, the AI catalogue); each kind is inserted only while its
+ * table is empty. With a storage, products without an example image get one.
+ */
+export async function seed(db: Db, log: Logger, storage?: Storage): Promise<void> {
   const hasTariffs = await db.selectFrom('tariffs').select('id').limit(1).executeTakeFirst();
   if (!hasTariffs) {
     await insertSeedTariffs(db);
@@ -262,10 +286,14 @@ export async function seed(db: Db, log: Logger): Promise<void> {
   if (!hasConnections) log.info({ models: await seedAiCatalog(db) }, 'seeded the AI catalogue');
   const hasCategories = await db.selectFrom('ai_categories').select('id').limit(1).executeTakeFirst();
   if (!hasCategories) log.info({ products: await seedGenerationCatalog(db) }, 'seeded the generation catalogue');
+  if (storage) {
+    const examples = await seedProductExamples(db, storage);
+    if (examples) log.info({ examples }, 'drew example images of the products');
+  }
 }
 
 /** On an empty embedded database (no users yet) the seed runs by itself. */
-export async function seedIfEmpty(db: Db, log: Logger): Promise<void> {
+export async function seedIfEmpty(db: Db, log: Logger, storage?: Storage): Promise<void> {
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (!anyUser) await seed(db, log);
+  if (!anyUser) await seed(db, log, storage);
 }

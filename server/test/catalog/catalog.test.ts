@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes, PRODUCT_VARIANTS, type CatalogCategory, type ProductDetail } from '@app/contracts';
-import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
+import { seedAiCatalog, seedGenerationCatalog, seedProductExamples } from '../../src/db/seed.ts';
 import { fillTemplate, readProductFields } from '../../src/features/catalog/product-fields.ts';
 import { call, createTestApp, newUser, type TestApp, type TestUser } from '../support/index.ts';
 
@@ -28,6 +28,7 @@ describe('GET /api/new/ai-products', () => {
     expect(new Set(products.map((p) => p.variant))).toEqual(new Set(PRODUCT_VARIANTS));
     const picture = products.find((p) => p.variant === 'img');
     expect(picture).toMatchObject({ name: 'Картинка по описанию', model: 'Демо-художник', provider: 'Демо', price: { wallet: 'media', amount: 1, up_to: false }, example_url: null });
+    expect(products.every((p) => p.example_url === null)).toBe(true);
     // Video: 0.5 a second for the first choice (4 seconds).
     expect(products.find((p) => p.variant === 'video')?.price).toEqual({ wallet: 'media', amount: 2, up_to: false });
     const text = products.find((p) => p.variant === 'text_1');
@@ -96,6 +97,27 @@ describe('GET /api/new/ai-products/{id}', () => {
     expect(missing.data.text).toBe('Продукт не найден');
     expect((await get('/api/new/ai-products/abc')).statusCode).toBe(400);
     expect((await get('/api/new/ai-products/-1')).statusCode).toBe(400);
+  });
+});
+
+describe('example images', () => {
+  it('the seed draws one for every product; any signed-in user sees it, guests do not, the file route keeps it for admins', async () => {
+    expect(await seedProductExamples(t.db, t.ctx.storage)).toBe(8);
+    expect(await seedProductExamples(t.db, t.ctx.storage)).toBe(0);
+    const products = (await listed()).flatMap((c) => c.products);
+    expect(products.every((p) => p.example_url === `/api/new/ai-products/${String(p.id)}/example`)).toBe(true);
+    const other = await newUser(t.db);
+    const url = products[0]?.example_url ?? '';
+    const image = await t.app.inject({ url, headers: { authorization: `Bearer ${other.token}` } });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['cache-control']).toBe('private, max-age=86400');
+    expect((await t.app.inject({ url })).statusCode).toBe(401);
+    const fileId = (await t.db.selectFrom('ai_products').select('example_file_id').where('id', '=', products[0]?.id ?? 0).executeTakeFirstOrThrow()).example_file_id;
+    expect((await t.app.inject({ url: `/api/new/files/${String(fileId)}`, headers: { authorization: `Bearer ${other.token}` } })).statusCode).toBe(404);
+    const bare = await t.db.insertInto('ai_products').values({ category_id: products[0]?.category_id ?? 0, variant: 'img', name: 'Без примера', model_id: (await t.db.selectFrom('ai_models').select('id').where('kind', '=', 'image').executeTakeFirstOrThrow()).id }).returning('id').executeTakeFirstOrThrow();
+    const none = await t.app.inject({ url: `/api/new/ai-products/${String(bare.id)}/example`, headers: { authorization: `Bearer ${other.token}` } });
+    expect(none.statusCode).toBe(404);
   });
 });
 

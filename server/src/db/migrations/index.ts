@@ -13,6 +13,7 @@ import * as m0012 from './0012_wallet_apply_hold_status.ts';
 import * as m0013 from './0013_chat_functions.ts';
 import * as m0014 from './0014_chat_close_and_delete.ts';
 import * as m0015 from './0015_create_generations.ts';
+import * as m0016 from './0016_files_without_owner.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013_chat_functions': m0013,
   '0014_chat_close_and_delete': m0014,
   '0015_create_generations': m0015,
+  '0016_files_without_owner': m0016,
 };

@@ -58,7 +58,7 @@ function toProduct(row: ProductRow): CatalogProduct {
     variant: row.variant,
     name: row.name,
     description: row.description,
-    example_url: null,
+    example_url: row.example_file_id === null ? null : `/api/new/ai-products/${String(row.id)}/example`,
     model: row.model_name,
     provider: row.protocol === 'demo' ? DEMO_LABEL : row.connection_name,
     price: priceOf(runCost(row, first)),

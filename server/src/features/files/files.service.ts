@@ -9,7 +9,8 @@ import type { FilePurpose, FileRow } from './files.table.ts';
 
 /** A file to keep: its bytes and what its uploader said about them. */
 export interface NewFile {
-  ownerId: number;
+  /** Null for the service's own files (product examples). */
+  ownerId: number | null;
   purpose: FilePurpose;
   body: BlobBody;
   /** As the uploader sent it; it is normalised before it is stored. */
