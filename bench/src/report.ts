@@ -2,6 +2,7 @@ import type { BudgetRow } from './budget-check.ts';
 import type { ThroughputReport } from './throughput.ts';
 import type { SpeedReport } from './speed.ts';
 import type { ChatBenchReport } from './chat.ts';
+import type { QueueReport } from './queue.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -30,6 +31,8 @@ export interface BenchReport {
   speed: SpeedReport;
   /** The server's own time per chat message and the first token's delay, against a fake provider and a bare hop. */
   chat: ChatBenchReport;
+  /** Generations through the job queue on the demo provider. */
+  queue: QueueReport;
   /** Every page's figures against `budgets.ts`. */
   budgets: BudgetRow[];
   ok: boolean;
@@ -112,6 +115,14 @@ export function markdown(r: BenchReport): string {
     '|---|---:|---:|---:|---:|',
     `| app | ${ms(r.chat.app.overheadP50Ms, r.chat.targetOverheadP50Ms)} | ${r.chat.app.overheadP99Ms.toFixed(2)} | ${ms(r.chat.app.firstTokenP50Ms, r.chat.targetFirstTokenMs)} | ${r.chat.app.firstTokenP99Ms.toFixed(2)} |`,
     `| bare hop | ${r.chat.bare.overheadP50Ms.toFixed(2)} | ${r.chat.bare.overheadP99Ms.toFixed(2)} | ${r.chat.bare.firstTokenP50Ms.toFixed(2)} | ${r.chat.bare.firstTokenP99Ms.toFixed(2)} |`,
+    '',
+    '## Generations through the queue',
+    '',
+    `The app with its workers (2 a process) on the demo provider without pauses. ${String(r.queue.burst)} image runs started at once (by ${String(r.queue.burst / 10)} users: 10 each at most) until all succeeded; then ${String(r.queue.samples)} runs one at a time, from each run's commit to its job starting it (target p50 ≤ ${String(r.queue.targetStartP50Ms)} ms; more fails the bench).`,
+    '',
+    '| runs a second (burst) | start p50 ms | start p99 ms |',
+    '|---:|---:|---:|',
+    `| ${r.queue.runsPerSecond.toFixed(1)} | ${ms(r.queue.startLatencyP50Ms, r.queue.targetStartP50Ms)} | ${r.queue.startLatencyP99Ms.toFixed(0)} |`,
     '',
     `**Result: ${r.ok ? 'OK: one React per page, every figure within its budget' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),

@@ -7,6 +7,7 @@ import { markdown, type BenchReport, type PageReport, type WidgetReport } from '
 import { HOT_WALLET_RATE, measureThroughput } from './throughput.ts';
 import { measureSpeed } from './speed.ts';
 import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from './chat.ts';
+import { QUEUE_START_TARGET_MS, measureQueue } from './queue.ts';
 import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
   const throughput = await measureThroughput();
   const speed = await measureSpeed();
   const chat = await measureChat();
+  const queue = await measureQueue();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
   }
   if (chat.app.firstTokenP50Ms > CHAT_FIRST_TOKEN_TARGET_MS) problems.push(`chat: first token p50 ${chat.app.firstTokenP50Ms.toFixed(2)} ms, target ${String(CHAT_FIRST_TOKEN_TARGET_MS)}`);
   if (chat.app.overheadP50Ms > CHAT_OVERHEAD_FLOOR_MS) problems.push(`chat: overhead p50 ${chat.app.overheadP50Ms.toFixed(2)} ms over the regression floor of ${String(CHAT_OVERHEAD_FLOOR_MS)} ms`);
+  if (queue.startLatencyP50Ms > QUEUE_START_TARGET_MS) problems.push(`queue: a run starts ${String(queue.startLatencyP50Ms)} ms (p50) after its commit, target ${String(QUEUE_START_TARGET_MS)}`);
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -79,6 +82,7 @@ async function main(): Promise<number> {
     throughput,
     speed,
     chat,
+    queue,
     budgets,
     ok: problems.length === 0,
     problems,

@@ -24,9 +24,9 @@ export interface BenchServer {
 
 /**
  * The real app on a scratch database (the machine's Postgres, else an embedded one), seeded,
- * with one confirmed user; no workers, mail to a temporary folder.
+ * with one confirmed user; no workers unless `work`, mail to a temporary folder.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { work?: boolean } = {}): Promise<BenchServer> {
   const { adminUrl, embedded } = await adminConnection();
   const name = `ns_bench_${crypto.randomBytes(5).toString('hex')}`;
   await withAdmin(adminUrl, (client) => client.query(`create database "${name}"`));
@@ -60,7 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     const ctx = createContext({ config, db, databaseUrl: url, secrets: resolveSecrets(config), log: pino({ level: 'silent' }) });
     const app: FastifyInstance = await buildApp(ctx);
     cleanups.unshift(() => app.close());
-    await startContext(ctx, { work: false });
+    await startContext(ctx, { work: opts.work ?? false, pollSeconds: 2 });
     cleanups.splice(1, 0, () => stopContext(ctx));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();

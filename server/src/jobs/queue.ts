@@ -56,11 +56,13 @@ export class Jobs {
       await this.boss.updateQueue(job.name, queue);
     }
     if (!opts.work) return;
+    // After a job, its workers fetch again at once (woken) instead of sleeping the polling
+    // interval: a backlog drains at the workers' pace, not one job per interval.
     for (const job of this.definitions.values()) {
       if (job.enabled && !job.enabled(ctx)) continue;
       const ids: string[] = [];
       for (let i = 0; i < job.options.concurrency; i++) {
-        ids.push(await this.boss.work<object>(job.name, { pollingIntervalSeconds: opts.pollSeconds ?? 2, batchSize: 1, includeMetadata: true }, ([item]) => (item ? this.run(job, item) : Promise.resolve())));
+        ids.push(await this.boss.work<object>(job.name, { pollingIntervalSeconds: opts.pollSeconds ?? 2, batchSize: 1, includeMetadata: true }, ([item]) => (item ? this.run(job, item).finally(() => this.wake(job.name)) : Promise.resolve())));
       }
       this.workerIds.set(job.name, ids);
       if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC', singletonKey: job.name });
