@@ -3,6 +3,7 @@ import { createDb } from '../../server/src/db/database.ts';
 import { credit } from '../../server/src/features/wallet/wallet.queries.ts';
 import { TimedFakeProvider } from './chat-fake.ts';
 import { startProcess, stop, type Started } from './speed.ts';
+import { runWhenMain } from './standalone.ts';
 
 /** Figures of one server in the chat bench, in milliseconds. */
 export interface ChatLatency {
@@ -175,15 +176,4 @@ export async function measureChat(): Promise<ChatBenchReport> {
 }
 
 // `node --import tsx bench/src/chat.ts` measures only this.
-if (process.argv[1] === import.meta.filename) {
-  measureChat().then(
-    (r) => {
-      console.log(JSON.stringify(r, null, 2));
-      process.exit(0);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, measureChat);

@@ -3,6 +3,7 @@ import { createDb } from '../../server/src/db/database.ts';
 import { credit } from '../../server/src/features/wallet/wallet.queries.ts';
 import { newUser } from '@app/server/testing';
 import { startServer } from './server.ts';
+import { runWhenMain } from './standalone.ts';
 
 /** Runs of generations through the job queue on the demo provider. */
 export interface QueueReport {
@@ -90,15 +91,4 @@ export async function measureQueue(): Promise<QueueReport> {
 }
 
 // `node --import tsx bench/src/queue.ts` measures only this.
-if (process.argv[1] === import.meta.filename) {
-  measureQueue().then(
-    (r) => {
-      console.log(JSON.stringify(r, null, 2));
-      process.exit(0);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, measureQueue);
