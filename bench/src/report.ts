@@ -98,7 +98,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## API speed against a bare server',
     '',
-    `autocannon, ${String(r.speed.connections)} connections, ${String(r.speed.rounds)} alternating runs of ${String(r.speed.secondsPerRun)} s on each server after a warm-up, the best run of each kept (noise on a shared machine only ever slows a run). The app runs as \`npm start\` would (production, rate limit and security headers on, bearer token); the bare server is Fastify and pg with the same SQL, compiled from the app's own query builders, and nothing else. Each in its own process. Ratios: app ÷ bare for throughput, bare ÷ app for latency (higher is better for both); target ≥ ${String(r.speed.target)} (✗ marks a miss); under ${String(r.speed.floor)} the bench fails.`,
+    `autocannon, ${String(r.speed.connections)} connections, ${String(r.speed.rounds)} alternating runs of ${String(r.speed.secondsPerRun)} s on each server after a warm-up, the best run of each kept (noise on a shared machine only ever slows a run). The app runs as \`npm start\` would (production, rate limit and security headers on, bearer token); the bare server is Fastify and pg with the same SQL, compiled from the app's own query builders, and nothing else. Each in its own process. Ratios: app ÷ bare for throughput, bare ÷ app for latency (higher is better for both); target ≥ ${String(r.speed.target)} (✗ marks a miss); a throughput or p50 ratio under ${String(r.speed.floor)} fails the bench (p99, which swings by ±0.2 between runs here, is reported only).`,
     '',
     '| path | app req/s | bare req/s | ratioThroughput | app p50 ms | bare p50 ms | ratioP50 | app p99 ms | bare p99 ms | ratioP99 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

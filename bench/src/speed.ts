@@ -30,7 +30,7 @@ export interface SpeedReport {
   rows: SpeedRow[];
   /** The figure the app aims at; a ratio under it is reported, not failed (the machine's noise alone moves a ratio by ±0.05). */
   target: number;
-  /** Ratios under this fail the bench: a regression, not noise. */
+  /** Throughput or p50 ratios under this fail the bench: a regression, not noise (p99 is reported only). */
   floor: number;
 }
 
