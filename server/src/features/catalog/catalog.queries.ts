@@ -23,9 +23,9 @@ const productColumns = [
   'pc.name as connection_name',
 ] as const;
 
-/** Active products (of active categories, with active models on active connections), in order; only `variants` when given. */
-export const listActiveProducts = (db: Executor, variants?: readonly ProductVariant[]) => {
-  let query = db
+/** Products that can run: active, in an active category, with an active model on an active connection. */
+const activeProducts = (db: Executor) =>
+  db
     .selectFrom('ai_products as p')
     .innerJoin('ai_categories as c', 'c.id', 'p.category_id')
     .innerJoin('ai_models as m', 'm.id', 'p.model_id')
@@ -35,22 +35,13 @@ export const listActiveProducts = (db: Executor, variants?: readonly ProductVari
     .where('c.active', '=', true)
     .where('m.active', '=', true)
     .where('pc.active', '=', true);
-  if (variants) query = query.where('p.variant', 'in', variants);
-  return query.orderBy('c.sort').orderBy('c.id').orderBy('p.sort').orderBy('p.id').execute();
+
+/** Active products, in order; only `variants` when given. */
+export const listActiveProducts = (db: Executor, variants?: readonly ProductVariant[]) => {
+  const query = activeProducts(db);
+  return (variants ? query.where('p.variant', 'in', variants) : query).orderBy('c.sort').orderBy('c.id').orderBy('p.sort').orderBy('p.id').execute();
 };
 export type ProductRow = Awaited<ReturnType<typeof listActiveProducts>>[number];
 
 /** One active product (as listed), or undefined. */
-export const findActiveProduct = (db: Executor, id: number) =>
-  db
-    .selectFrom('ai_products as p')
-    .innerJoin('ai_categories as c', 'c.id', 'p.category_id')
-    .innerJoin('ai_models as m', 'm.id', 'p.model_id')
-    .innerJoin('provider_connections as pc', 'pc.id', 'm.connection_id')
-    .select([...productColumns, 'c.description as category_description', 'c.sort as category_sort'])
-    .where('p.id', '=', id)
-    .where('p.active', '=', true)
-    .where('c.active', '=', true)
-    .where('m.active', '=', true)
-    .where('pc.active', '=', true)
-    .executeTakeFirst();
+export const findActiveProduct = (db: Executor, id: number) => activeProducts(db).where('p.id', '=', id).executeTakeFirst();
