@@ -34,6 +34,7 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
   '@app/kit/menu': () => import('@app/kit/menu'),
   '@app/kit/select': () => import('@app/kit/select'),
   '@app/kit/stream': () => import('@app/kit/stream'),
+  '@app/contracts/generation': () => import('@app/contracts/generation'),
 };
 
 function createRegistry(): HostRegistry {

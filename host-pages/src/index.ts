@@ -132,7 +132,7 @@ export const hostPages = fp<HostPagesOptions>(
         widgets,
         manifest: await store.manifestFor(widgets.map((w) => w.name)),
         loaderVersion: await store.loaderVersion(),
-        current: page.path,
+        current: page.nav ?? page.path,
         banner: result.banner,
         fill: result.fill,
         devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,

@@ -51,6 +51,8 @@ export interface LayoutInput {
 const NAV = [
   { href: '/dashboard', label: 'Главная' },
   { href: '/chat', label: 'Чат' },
+  { href: '/ai-products', label: 'Генерации' },
+  { href: '/ai-history', label: 'История' },
   { href: '/dashboard/user/payment', label: 'Тарифы' },
   { href: '/dashboard/user/orders', label: 'Заказы' },
 ];

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { PRODUCT_VARIANTS } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
 import { mountPoint, widget, type PageContext, type WidgetMount } from './layout.ts';
 
@@ -18,6 +19,8 @@ export interface PageDefinition {
   path: string;
   access: PageAccess;
   layout: 'auth' | 'app' | 'embed';
+  /** The header's item marked current, when it is not `path` itself (a product's screen marks «Генерации»). */
+  nav?: string;
   render: (ctx: PageContext, req: FastifyRequest) => PageResult;
 }
 
@@ -110,7 +113,42 @@ export const PAGES: PageDefinition[] = [
       fill: true,
     }),
   },
+  ...aiProductPages(),
+  ...aiHistoryPages(),
 ];
+
+/**
+ * The generation catalogue (one widget with its own client routes): the list at /ai-products
+ * (`?type=video` for video products) and a screen per variant at /ai-products/{variant}/{id}.
+ * The server renders each of those paths, so a link or a reload of any screen works.
+ */
+function aiProductPages(): PageDefinition[] {
+  const page = (path: string): PageDefinition => ({
+    path,
+    access: 'user',
+    layout: 'app',
+    nav: '/ai-products',
+    render: () => ({
+      title: 'Генерации',
+      widgets: [widget('ai-products', {})],
+    }),
+  });
+  return [page('/ai-products'), ...PRODUCT_VARIANTS.map((variant) => page(`/ai-products/${variant}/:id`))];
+}
+
+/** The history of runs: images at /ai-history (text runs under its «Тексты» tab), video at /ai-history-video. */
+function aiHistoryPages(): PageDefinition[] {
+  return (['/ai-history', '/ai-history-video'] as const).map((path) => ({
+    path,
+    access: 'user',
+    layout: 'app',
+    nav: '/ai-history',
+    render: () => ({
+      title: 'История генераций',
+      widgets: [widget('ai-history', { type: path === '/ai-history' ? 'image' : 'video' })],
+    }),
+  }));
+}
 
 export const defaultBody = (slots: RawHtml[]) => html`${slots}`;
 export { mountPoint };

@@ -3,7 +3,7 @@
  * contracts, the schemas the browser parses (widget props and forms, in zod/mini), error codes,
  * constants and texts. Every page loads this entry: the generation catalogue's browser parts
  * (`catalog.browser.ts`, `generation.browser.ts`) stay out of it, for the pages that use them
- * to load on their own. Every module here imports only zod/mini and other browser modules:
+ * to load on their own (`@app/contracts/generation`, a lazy host module). Every module here imports only zod/mini and other browser modules:
  * reply schemas stay on the server, which validates and serializes through them.
  */
 import type { accountRoutes } from './accounts.contract.ts';

@@ -30,6 +30,21 @@ export const widgetProps = {
     plansUrl: withDefault(z.string(), '/dashboard/user/payment'),
     packagesUrl: withDefault(z.string(), '/dashboard/user/payment#packages'),
   }),
+  /**
+   * The generation catalogue at /ai-products and its screens /ai-products/{variant}/{id} (one
+   * widget, routed on the client): where the too-few-tokens screen and the results send the user.
+   */
+  'ai-products': z.object({
+    plansUrl: withDefault(z.string(), '/dashboard/user/payment'),
+    packagesUrl: withDefault(z.string(), '/dashboard/user/payment#packages'),
+    historyUrl: withDefault(z.string(), '/ai-history'),
+    videoHistoryUrl: withDefault(z.string(), '/ai-history-video'),
+  }),
+  /** The history of runs: `image` at /ai-history (with its «Тексты» tab), `video` at /ai-history-video. */
+  'ai-history': z.object({
+    type: z.enum(['image', 'video']),
+    productsUrl: withDefault(z.string(), '/ai-products'),
+  }),
   /** The sandbox's stand-in for the CloudPayments payment form (opened in a frame by /sandbox/cloudpayments.js). */
   'sandbox-checkout': z.object({
     payment_id: z.number().check(z.int()),

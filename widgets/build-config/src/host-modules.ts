@@ -17,7 +17,7 @@ export const HOST_MODULES = {
     '@app/contracts/browser',
     '@app/kit',
   ],
-  lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/menu', '@app/kit/select', '@app/kit/stream'],
+  lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/menu', '@app/kit/select', '@app/kit/stream', '@app/contracts/generation'],
 } as const;
 
 export type EagerHostModule = (typeof HOST_MODULES.eager)[number];
