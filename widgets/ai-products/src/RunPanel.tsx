@@ -1,0 +1,145 @@
+import { useId, useState } from 'react';
+import type { Generation } from '@app/contracts/generation';
+import { Button, MediaIcon, WordsIcon } from '@app/kit';
+import { TEXTS, amountLabel, isActive, statusLabel } from './texts.ts';
+
+export interface RunPanelProps {
+  run: Generation;
+  cancelling: boolean;
+  onCancel: () => void;
+  onAgain: () => void;
+  onEdit: () => void;
+  historyUrl: string;
+}
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A run on the product's screen: its progress while it goes, then the result with download and «Ещё раз», or why it failed. */
+export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUrl }: RunPanelProps) {
+  const statusId = useId();
+  const [copied, setCopied] = useState(false);
+  const active = isActive(run);
+  const progress = run.status === 'queued' ? 0 : run.progress;
+  return (
+    <section className={`gen-run gen-run--${run.status}`} aria-labelledby={statusId}>
+      <header className="gen-run__head">
+        <h2 id={statusId} className="gen-run__status" aria-live="polite">
+          {statusLabel(run)}
+        </h2>
+        <span className="gen-run__cost">
+          {run.cost.wallet === 'media' ? <MediaIcon title="" /> : <WordsIcon title="" />}
+          {run.refunded ? 'Не списано' : `${active ? 'Резерв' : 'Списано'}: ${amountLabel(run.cost.wallet, run.cost.amount)}`}
+        </span>
+      </header>
+      {active && (
+        <div className="gen-run__progress">
+          <div className="gen-progress" role="progressbar" aria-label="Ход генерации" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+            <div className={`gen-progress__bar${run.status === 'queued' ? ' gen-progress__bar--waiting' : ''}`} style={{ width: `${String(Math.max(progress, 4))}%` }} />
+          </div>
+          <p className="gen-run__note">
+            {run.status === 'queued' ? 'Ждём свободную модель…' : 'Модель работает над результатом…'} {TEXTS.resultHint}
+          </p>
+          {run.status === 'queued' && (
+            <Button variant="secondary" busy={cancelling} onClick={onCancel}>
+              {TEXTS.cancel}
+            </Button>
+          )}
+        </div>
+      )}
+      {run.status === 'succeeded' && (
+        <div className="gen-run__result">
+          {run.outputs.map((output, index) => (
+            <figure key={output.id} className="gen-output">
+              {output.kind === 'video' ? (
+                <video src={output.url} controls loop muted playsInline aria-label={`Результат ${String(index + 1)}`} />
+              ) : (
+                <a href={output.url} target="_blank" rel="noopener">
+                  <img src={output.url} alt={`Результат ${String(index + 1)}: ${run.prompt}`} />
+                </a>
+              )}
+              <figcaption>
+                <a className="btn btn-secondary" href={output.download_url} download>
+                  {TEXTS.download}
+                </a>
+              </figcaption>
+            </figure>
+          ))}
+          {run.text !== null && (
+            <div className="gen-text">
+              <div className="gen-text__body">{run.text}</div>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  void copy(run.text ?? '').then(setCopied);
+                }}
+              >
+                {copied ? TEXTS.copied : TEXTS.copy}
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
+      {(run.status === 'failed' || run.status === 'cancelled') && (
+        <div className="gen-run__failure" role={run.status === 'failed' ? 'alert' : undefined}>
+          {run.status === 'failed' && <p className="gen-run__reason">{run.error ?? 'Не удалось выполнить генерацию'}</p>}
+          {run.refunded && <p className="gen-run__refund">{TEXTS.refunded}</p>}
+        </div>
+      )}
+      {!active && (
+        <div className="gen-run__actions">
+          <Button onClick={onAgain}>{TEXTS.again}</Button>
+          <Button variant="secondary" onClick={onEdit}>
+            {TEXTS.edit}
+          </Button>
+          <a className="gen-run__history" href={historyUrl}>
+            {TEXTS.history}
+          </a>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export interface TooFewTokensProps {
+  message: string;
+  need: string;
+  have: string | null;
+  plansUrl: string;
+  packagesUrl: string;
+  onDismiss: () => void;
+}
+
+/** The too-few-tokens screen: what the run costs, what is on the balance, and where to get more. */
+export function TooFewTokens({ message, need, have, plansUrl, packagesUrl, onDismiss }: TooFewTokensProps) {
+  const titleId = useId();
+  return (
+    <section className="gen-toofew" role="alert" aria-labelledby={titleId}>
+      <div className="gen-toofew__icon" aria-hidden="true">
+        <MediaIcon title="" />
+      </div>
+      <h2 id={titleId}>{TEXTS.tooFewTitle}</h2>
+      <p>
+        {message}. Запуск стоит {need}
+        {have !== null && <>, на балансе {have}</>}. {TEXTS.tooFewText}
+      </p>
+      <div className="gen-toofew__actions">
+        <a className="btn btn-primary" href={plansUrl}>
+          {TEXTS.plans}
+        </a>
+        <a className="btn btn-secondary" href={packagesUrl}>
+          {TEXTS.packages}
+        </a>
+        <Button variant="ghost" onClick={onDismiss}>
+          {TEXTS.dismiss}
+        </Button>
+      </div>
+    </section>
+  );
+}
