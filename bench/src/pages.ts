@@ -3,11 +3,12 @@ import { instrument, type PageMeasure } from './react-copies.ts';
 import { startServer } from './server.ts';
 
 /** A page a person sees, as the bench opens it in Chromium. */
-export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/dashboard (unconfirmed)'] as const;
+export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/ai-products', '/ai-products/mask/{id}', '/ai-history', '/dashboard (unconfirmed)'] as const;
 
 /**
  * Opens /login as a guest, signs in through the form and lands on /dashboard, opens the plans,
- * the orders and the chat pages, then signs out, registers and lands on /dashboard with the email
+ * the orders, the chat, the catalogue, a product's screen (the mask's, the biggest) and the
+ * history pages, then signs out, registers and lands on /dashboard with the email
  * confirmation overlay (the page that loads the most host chunks: forms and dialog).
  */
 export async function measurePages(): Promise<PageMeasure[]> {
@@ -25,10 +26,16 @@ export async function measurePages(): Promise<PageMeasure[]> {
     await page.getByRole('button', { name: 'Войти' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     measures.push(await probe.measure('/dashboard'));
-    for (const path of ['/dashboard/user/payment', '/dashboard/user/orders', '/chat']) {
+    for (const path of ['/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/ai-products']) {
       await page.goto(`${server.baseUrl}${path}`);
       measures.push(await probe.measure(path));
     }
+    const maskScreen = await page.locator('a[href^="/ai-products/mask/"]').first().getAttribute('href');
+    if (!maskScreen) throw new Error('pages bench: the catalogue lists no mask product');
+    await page.goto(`${server.baseUrl}${maskScreen}`);
+    measures.push(await probe.measure('/ai-products/mask/{id}'));
+    await page.goto(`${server.baseUrl}/ai-history`);
+    measures.push(await probe.measure('/ai-history'));
     await page.goto(`${server.baseUrl}/logout`);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.goto(`${server.baseUrl}/register`);

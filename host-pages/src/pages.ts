@@ -130,7 +130,7 @@ function aiProductPages(): PageDefinition[] {
     nav: '/ai-products',
     render: () => ({
       title: 'Генерации',
-      widgets: [widget('ai-products', {})],
+      widgets: [widget('ai-products', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' })],
     }),
   });
   return [page('/ai-products'), ...PRODUCT_VARIANTS.map((variant) => page(`/ai-products/${variant}/:id`))];
@@ -145,7 +145,7 @@ function aiHistoryPages(): PageDefinition[] {
     nav: '/ai-history',
     render: () => ({
       title: 'История генераций',
-      widgets: [widget('ai-history', { type: path === '/ai-history' ? 'image' : 'video' })],
+      widgets: [widget('ai-history', { type: path === '/ai-history' ? 'image' : 'video', productsUrl: '/ai-products' })],
     }),
   }));
 }

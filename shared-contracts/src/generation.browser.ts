@@ -1,8 +1,10 @@
-import * as z from 'zod/mini';
-import { IdSchema } from './fields.ts';
 import type { Endpoint, MultipartSpec } from './route.ts';
 
-/* What of the generation contract the browser needs: endpoints, limits, the start form's fields and texts. */
+/*
+ * What of the generation contract the browser needs: endpoints, limits and texts. Plain data (no
+ * schema): the loader's lazy chunk of the catalogue (`generation.client.ts`) then shares no
+ * module with its boot chunk, which would otherwise be split into a chunk every page fetches.
+ */
 
 /** Largest uploaded image (the user's photo or example), in bytes. */
 export const GENERATION_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
@@ -25,16 +27,6 @@ export const GENERATION_UPLOADS = {
   maxTotalBytes: 2 * GENERATION_IMAGE_MAX_BYTES,
 } as const satisfies MultipartSpec;
 
-/**
- * The text fields of a run: the product, the parameter choice, the prompt (variants with one)
- * and the template's field values as a JSON object (`img_3`, `text_1`).
- */
-export const GenerationStartFieldsSchema = z.object({
-  product_id: IdSchema,
-  param: z.optional(z.string().check(z.maxLength(200, 'Слишком длинный параметр'))),
-  prompt: z.optional(z.string().check(z.trim(), z.maxLength(GENERATION_LIMITS.promptMaxLength, 'Не длиннее 2000 символов'))),
-  fields: z.optional(z.string().check(z.maxLength(20_000, 'Слишком длинные поля'))),
-});
 
 export const generationPaths = {
   start: { method: 'POST', path: '/api/new/generations', access: 'confirmed', multipart: GENERATION_UPLOADS },

@@ -8,12 +8,17 @@ import type { catalogRoutes } from './catalog.contract.ts';
 import type { generationRoutes } from './generation.contract.ts';
 import { catalogPaths } from './catalog.browser.ts';
 import { generationPaths } from './generation.browser.ts';
-import { clientRoutes } from './route.ts';
+import type { ClientRoutes } from './route.ts';
 
 export * from './catalog.browser.ts';
 export * from './generation.browser.ts';
 export type { CatalogCategory, CatalogProduct, ProductDetail, ProductField, ProductPrice } from './catalog.contract.ts';
 export type { Generation } from './generation.contract.ts';
 
-export const catalogEndpoints = clientRoutes<typeof catalogRoutes>(catalogPaths);
-export const generationEndpoints = clientRoutes<typeof generationRoutes>(generationPaths);
+/*
+ * Typed without calling `clientRoutes`: this module imports nothing at run time from the modules
+ * the loader's boot chunk holds, or the loader's build would split them (route.ts) into a chunk
+ * of their own that every page would then fetch.
+ */
+export const catalogEndpoints: ClientRoutes<typeof catalogRoutes> = catalogPaths;
+export const generationEndpoints: ClientRoutes<typeof generationRoutes> = generationPaths;

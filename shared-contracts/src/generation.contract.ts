@@ -3,9 +3,21 @@ import { defineRoute } from './route.ts';
 import { IdSchema } from './fields.ts';
 import { TimestampSchema, paginated } from './envelope.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
-import { GENERATION_UPLOADS, GenerationStartFieldsSchema, generationPaths } from './generation.browser.ts';
+import * as zm from 'zod/mini';
+import { GENERATION_LIMITS, GENERATION_UPLOADS, generationPaths } from './generation.browser.ts';
 
 export * from './generation.browser.ts';
+
+/**
+ * The text fields of a run: the product, the parameter choice, the prompt (variants with one)
+ * and the template's field values as a JSON object (`img_3`, `text_1`).
+ */
+export const GenerationStartFieldsSchema = zm.object({
+  product_id: IdSchema,
+  param: zm.optional(zm.string().check(zm.maxLength(200, 'Слишком длинный параметр'))),
+  prompt: zm.optional(zm.string().check(zm.trim(), zm.maxLength(GENERATION_LIMITS.promptMaxLength, 'Не длиннее 2000 символов'))),
+  fields: zm.optional(zm.string().check(zm.maxLength(20_000, 'Слишком длинные поля'))),
+});
 
 /** A file a run produced, read back only by its owner through the file route. */
 export const GenerationOutputSchema = z.object({

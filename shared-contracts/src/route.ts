@@ -121,8 +121,11 @@ export interface ClientRoute<R extends RouteContract = RouteContract> extends En
   readonly contract?: R;
 }
 
+/** The endpoints of a feature typed by its contract (`ClientRoutes<typeof billingRoutes>`). */
+export type ClientRoutes<T extends Record<string, RouteContract>> = { readonly [K in keyof T]: ClientRoute<T[K]> };
+
 /** The endpoints of a feature typed by its contract (`typeof billingRoutes`). */
-export function clientRoutes<T extends Record<string, RouteContract>>(paths: { readonly [K in keyof T]: Endpoint }): { readonly [K in keyof T]: ClientRoute<T[K]> } {
+export function clientRoutes<T extends Record<string, RouteContract>>(paths: { readonly [K in keyof T]: Endpoint }): ClientRoutes<T> {
   return paths;
 }
 

@@ -140,6 +140,28 @@ describe('page documents', () => {
     expect(other.body).not.toContain('page--fill');
   });
 
+  it('the catalogue’s list and every variant’s screen mount the ai-products widget, «Генерации» in the navigation', async () => {
+    const user = await newUser(t.db);
+    for (const url of ['/ai-products', '/ai-products?type=video', ...['img', 'img_2', 'img_3', 'img_4', 'mask', 'text_1', 'video'].map((v) => `/ai-products/${v}/12`)]) {
+      const res = await page(url, user.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(propsOf(res.body, 'ai-products')).toEqual({ plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' });
+      expect(res.body).toContain('<a href="/ai-products" aria-current="page">Генерации</a>');
+    }
+    expect((await page('/ai-products/img/12')).headers.location).toBe('/login?next=%2Fai-products%2Fimg%2F12');
+  });
+
+  it('/ai-history and /ai-history-video mount the history of images and of video, «История» in the navigation', async () => {
+    const user = await newUser(t.db);
+    for (const [url, type] of [['/ai-history', 'image'], ['/ai-history?type=text', 'image'], ['/ai-history-video', 'video']] as const) {
+      const res = await page(url, user.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(propsOf(res.body, 'ai-history')).toEqual({ type, productsUrl: '/ai-products' });
+      expect(res.body).toContain('<a href="/ai-history" aria-current="page">История</a>');
+    }
+    expect((await page('/ai-history-video')).headers.location).toBe('/login?next=%2Fai-history-video');
+  });
+
   it('/register mounts the registration form', async () => {
     const res = await page('/register');
     expect(res.statusCode).toBe(200);
@@ -268,9 +290,9 @@ describe('/logout', () => {
 });
 
 describe('error pages', () => {
-  it('a signed-in user’s 404 keeps the signed-in header, navigation and footer (the dashboard links to pages still to come)', async () => {
+  it('a signed-in user’s 404 keeps the signed-in header, navigation and footer', async () => {
     const user = await newUser(t.db);
-    for (const url of ['/ai-products', '/ai-history', '/no/such/page?x=<b>']) {
+    for (const url of ['/ai-products/nope/1', '/ai-history/1', '/no/such/page?x=<b>']) {
       const res = await page(url, user.cookie);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toContain('text/html');
@@ -284,7 +306,7 @@ describe('error pages', () => {
   });
 
   it('a guest’s 404 has the guest header and no navigation', async () => {
-    const res = await page('/ai-products');
+    const res = await page('/ai-products/nope/1');
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('site-header--guest');
     expect(res.body).not.toContain('class="site-nav"');

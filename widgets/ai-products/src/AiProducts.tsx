@@ -20,7 +20,7 @@ export interface AiProductsProps extends WidgetProps<'ai-products'> {
 export function AiProducts({ plansUrl, packagesUrl, historyUrl, videoHistoryUrl, api = productsApi, pollMs }: AiProductsProps) {
   const { route, navigate } = useRoute();
   if (route.kind === 'list') return <Catalog type={route.type} api={api} navigate={navigate} historyUrl={route.type === 'video' ? videoHistoryUrl : historyUrl} />;
-  if (route.kind === 'product') return <ProductScreen key={route.id} id={route.id} api={api} navigate={navigate} links={{ plansUrl, packagesUrl, historyUrl, videoHistoryUrl }} pollMs={pollMs} />;
+  if (route.kind === 'product') return <ProductScreen key={route.id} id={route.id} variant={route.variant} api={api} navigate={navigate} links={{ plansUrl, packagesUrl, historyUrl, videoHistoryUrl }} pollMs={pollMs} />;
   return (
     <EmptyState title={TEXTS.notFound}>
       <a href="/ai-products">{TEXTS.back}</a>

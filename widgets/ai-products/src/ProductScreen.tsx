@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
-import { type Generation, type ProductDetail } from '@app/contracts/generation';
-import { type User } from '@app/contracts/browser';
+import type { Generation, ProductDetail, ProductVariant } from '@app/contracts/generation';
 import { ApiError, Alert, Button, EmptyState, LoadError, Skeleton, failureMessage, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
 import type { ProductsApi } from './api.ts';
 import { ImagePicker, imageProblem, readImage, type PickedImage } from './ImagePicker.tsx';
@@ -20,6 +19,8 @@ export interface ProductLinks {
 
 export interface ProductScreenProps {
   id: number;
+  /** The variant of the address; a product of another variant moves to its own address. */
+  variant: ProductVariant;
   api: ProductsApi;
   links: ProductLinks;
   navigate: (href: string, options?: { replace?: boolean }) => void;
@@ -27,13 +28,13 @@ export interface ProductScreenProps {
 }
 
 /** A product's screen: loads the product, then its form and its run. */
-export function ProductScreen({ id, api, links, navigate, pollMs }: ProductScreenProps) {
+export function ProductScreen({ id, variant, api, links, navigate, pollMs }: ProductScreenProps) {
   const product = useRouteQuery(api.product, { params: { id } });
   const data = product.data;
   // A link with the wrong variant (or an old one) shows the product under its own address.
   useEffect(() => {
-    if (data && window.location.pathname !== productHref(data)) navigate(productHref(data), { replace: true });
-  }, [data, navigate]);
+    if (data && data.variant !== variant) navigate(productHref(data), { replace: true });
+  }, [data, variant, navigate]);
   const back = (
     <a className="gen-back" href="/ai-products" onClick={routedClick(navigate, '/ai-products')}>
       ← {TEXTS.back}
@@ -167,8 +168,7 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
       const started: Generation = await api.start({ body, files });
       lastInput.current = input;
       setRun(started);
-      // The hold came off the balance the header and other widgets show.
-      client.setQueryData<User>(routeKey(api.user.route, {}), (old) => old && { ...old, balances: { ...old.balances, [started.cost.wallet]: Math.max(0, old.balances[started.cost.wallet] - started.cost.amount) } });
+      // The hold came off the balance this screen and the page's other widgets show.
       void refreshBalance();
       scrollToView(resultRef.current);
     } catch (err) {

@@ -1,0 +1,37 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { FAILED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
+import { RunPanel, TooFewTokens } from './RunPanel.tsx';
+
+const noop = () => undefined;
+
+const meta = {
+  title: 'Widgets/ai-products/RunPanel',
+  component: RunPanel,
+  args: { run: run(), cancelling: false, onCancel: noop, onAgain: noop, onEdit: noop, historyUrl: '/ai-history' },
+  decorators: [
+    (Story) => (
+      <div style={{ maxWidth: 560 }}>
+        <Story />
+      </div>
+    ),
+  ],
+} satisfies Meta<typeof RunPanel>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Queued: Story = {};
+export const Cancelling: Story = { args: { cancelling: true } };
+export const Running: Story = { args: { run: run({ status: 'running', progress: 40 }) } };
+export const ImageReady: Story = { args: { run: SUCCEEDED } };
+export const VideoReady: Story = {
+  args: {
+    run: run({ variant: 'video', product: 'Видео по описанию', status: 'succeeded', progress: 100, cost: { wallet: 'media', amount: 4 }, outputs: [{ id: 10, url: '/demo.mp4', download_url: '/demo.mp4', kind: 'video', mime: 'video/mp4' }] }),
+    historyUrl: '/ai-history-video',
+  },
+};
+export const TextReady: Story = { args: { run: TEXT_DONE } };
+export const FailedRefunded: Story = { args: { run: FAILED } };
+export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
+export const TooFew: Story = {
+  render: () => <TooFewTokens message="Недостаточно токенов" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
+};

@@ -1,0 +1,61 @@
+import { accountEndpoints, type User } from '@app/contracts/browser';
+import { catalogEndpoints, generationEndpoints, type CatalogCategory, type Generation, type ProductDetail, type ProductVariant } from '@app/contracts/generation';
+import type { ReactElement } from 'react';
+import { ApiError, QueryProvider, createQueryClient, routeCall } from '@app/kit';
+import type { ProductsApi, RunEventsFn } from './api.ts';
+import { CATEGORIES, USER, detail } from './fixtures.ts';
+
+/** Never settles: a call still loading. */
+export const pending = <T,>() => new Promise<T>(() => undefined);
+
+export interface FakeApiOptions {
+  categories?: CatalogCategory[] | (() => Promise<{ categories: CatalogCategory[] }>);
+  product?: (id: number) => Promise<ProductDetail>;
+  user?: User;
+  start?: () => Promise<Generation>;
+  events?: RunEventsFn;
+  status?: () => Promise<Generation>;
+  cancel?: () => Promise<Generation>;
+}
+
+const VARIANT_BY_ID: Record<number, ProductVariant> = { 1: 'img', 2: 'img_2', 3: 'img_3', 4: 'img_4', 5: 'mask', 6: 'video', 7: 'text_1' };
+
+/** The product with this fixture id, or the server's 404. */
+export function productById(id: number): Promise<ProductDetail> {
+  const variant = VARIANT_BY_ID[id];
+  return variant ? Promise.resolve(detail(variant)) : Promise.reject(new ApiError(404, 'NOT_FOUND', 'Продукт не найден'));
+}
+
+/** The widget's calls answered from fixtures (stories; tests wrap these in mocks). */
+export function fakeProductsApi(options: FakeApiOptions = {}): ProductsApi {
+  const { categories = CATEGORIES } = options;
+  return {
+    products: routeCall(catalogEndpoints.products, (request) =>
+      typeof categories === 'function'
+        ? categories()
+        : Promise.resolve({
+            categories: categories.map((c) => ({
+              ...c,
+              products: c.products.filter((p) => {
+                const type = request.query.type;
+                if (!type) return true;
+                return type === 'video' ? p.variant === 'video' : type === 'text' ? p.variant === 'text_1' : p.variant !== 'video' && p.variant !== 'text_1';
+              }),
+            })),
+          }),
+    ),
+    product: routeCall(catalogEndpoints.product, (request) => (options.product ?? productById)(Number(request.params.id))),
+    start: routeCall(generationEndpoints.start, () => (options.start ? options.start() : pending())),
+    status: routeCall(generationEndpoints.status, () => (options.status ? options.status() : pending())),
+    cancel: routeCall(generationEndpoints.cancel, () => (options.cancel ? options.cancel() : pending())),
+    user: routeCall(accountEndpoints.user, () => Promise.resolve(options.user ?? USER)),
+    events: options.events ?? (() => pending()),
+  };
+}
+
+/** A story's decorator: each story reads its own fake calls, in a fresh query cache. */
+export const freshQueries = (Story: () => ReactElement) => (
+  <QueryProvider client={createQueryClient()}>
+    <Story />
+  </QueryProvider>
+);
