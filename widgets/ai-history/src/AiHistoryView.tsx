@@ -48,7 +48,7 @@ function Placeholder({ run }: { run: Generation }) {
       <div className="gen-card__placeholder gen-card__placeholder--active">
         <Spinner label={statusLabel(run)} />
         <span className="gen-card__placeholder-text">{run.status === 'queued' ? TEXTS.queuedHint : TEXTS.runningHint}</span>
-        {run.status === 'running' && (
+        {run.status === 'running' && progress > 0 && (
           <span className="gen-progress" role="progressbar" aria-label="Готовность" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
             <span className="gen-progress__bar" style={{ width: `${String(progress)}%` }} />
           </span>

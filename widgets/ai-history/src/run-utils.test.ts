@@ -13,9 +13,10 @@ describe('run-utils', () => {
     expect(plain(costLabel({ wallet: 'words', amount: 1211 }))).toBe('1 211 слов');
   });
 
-  it('the badge shows the progress of a running run', () => {
+  it('the badge shows the progress of a running run once there is any', () => {
     expect(statusLabel({ status: 'running', progress: 37 })).toBe('Выполняется 37%');
     expect(statusLabel({ status: 'running', progress: 140 })).toBe('Выполняется 100%');
+    expect(statusLabel({ status: 'running', progress: 0 })).toBe('Выполняется');
     expect(statusLabel({ status: 'queued', progress: 0 })).toBe('В очереди');
   });
 

@@ -7,8 +7,8 @@ const WORD_FORMS = ['слово', 'слова', 'слов'] as const;
 /** A run that may still change: queued or running. */
 export const isActive = (run: Pick<Generation, 'status'>): boolean => run.status === 'queued' || run.status === 'running';
 
-/** The badge of a run: «Выполняется 40%» while it runs, else its status. */
-export const statusLabel = (run: Pick<Generation, 'status' | 'progress'>): string => (run.status === 'running' ? `${STATUS_LABELS.running} ${String(clampProgress(run.progress))}%` : STATUS_LABELS[run.status]);
+/** The badge of a run: «Выполняется 40%» while it runs (no per cent before the provider reports any: text models report none), else its status. */
+export const statusLabel = (run: Pick<Generation, 'status' | 'progress'>): string => (run.status === 'running' && clampProgress(run.progress) > 0 ? `${STATUS_LABELS.running} ${String(clampProgress(run.progress))}%` : STATUS_LABELS[run.status]);
 
 export const clampProgress = (progress: number): number => Math.min(100, Math.max(0, Math.round(progress)));
 
