@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
-import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords } from '@app/kit';
+import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords, preloadDialogKit } from '@app/kit';
 import { cutTitle, wordsLabel, type ModelChoice } from './chat-utils.ts';
 import { Markdown } from './Markdown.tsx';
-import { DeleteDialog, RenameDialog, loadDialogKit } from './dialogs.tsx';
+import { DeleteDialog, RenameDialog } from './dialogs.tsx';
 import { EXAMPLES, TEXTS } from './texts.ts';
 import type { Attachment, ChatDialog, ChatEntry, ChatListState, ComposerState, Conversation, ShownMessage } from './types.ts';
 
@@ -109,10 +109,6 @@ function useLoadWhenVisible(enabled: boolean, onVisible: () => void) {
   return ref;
 }
 
-/** Starts fetching the dialogs' chunk before a click needs it. */
-const preloadDialogs = () => {
-  loadDialogKit().catch(() => undefined);
-};
 
 function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onRetryList, onDialog, onClose }: Pick<ChatViewProps, 'list' | 'currentId' | 'onNewChat' | 'onOpenChat' | 'onLoadMore' | 'onRetryList' | 'onDialog'> & { open: boolean; onClose: () => void }) {
   const titleId = useId();
@@ -150,7 +146,7 @@ function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onR
                   <button type="button" className="chat-list__open" aria-current={current ? 'page' : undefined} title={chat.text} onClick={() => onOpenChat(chat.id)}>
                     {title}
                   </button>
-                  <span className="chat-list__actions" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
+                  <span className="chat-list__actions" onPointerEnter={preloadDialogKit} onFocus={preloadDialogKit}>
                     <button type="button" className="chat-list__action" aria-label={`${TEXTS.renameChat} «${title}»`} title={TEXTS.rename} onClick={() => onDialog({ kind: 'rename', chat })}>
                       <PencilIcon />
                     </button>

@@ -1,40 +1,9 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { ChatRenameBodySchema } from '@app/contracts/browser';
-import { Alert, ApiError, Button, Field } from '@app/kit';
-import type * as DialogKit from '@app/kit/dialog';
+import { Alert, ApiError, Button, Field, LazyDialog as Dialog } from '@app/kit';
 import { cutTitle, callFailure } from './chat-utils.ts';
 import { TEXTS } from './texts.ts';
 import type { ChatEntry } from './types.ts';
-
-let dialogKit: typeof DialogKit | null = null;
-let dialogKitLoading: Promise<typeof DialogKit> | null = null;
-
-/**
- * Fetches the kit's dialog (a host chunk with Radix's layers, ≈14 KB gz) the first time a dialog
- * is about to open, not with the page: most visits never rename or delete a chat. The row's
- * buttons call it on hover and focus, so the chunk is usually there by the click. A failed fetch
- * is tried again next time.
- */
-export function loadDialogKit(): Promise<typeof DialogKit> {
-  dialogKitLoading ??= import('@app/kit/dialog').then(
-    (kit) => (dialogKit = kit),
-    (err: unknown) => {
-      dialogKitLoading = null;
-      throw err;
-    },
-  );
-  return dialogKitLoading;
-}
-
-/** The kit's `Dialog`, drawn once its chunk is there; if the chunk cannot be fetched, the dialog closes. */
-function Dialog(props: DialogKit.DialogProps) {
-  const [kit, setKit] = useState(dialogKit);
-  const { onClose } = props;
-  useEffect(() => {
-    if (!kit) loadDialogKit().then(setKit, () => onClose?.());
-  }, [kit, onClose]);
-  return kit ? <kit.Dialog {...props} /> : null;
-}
 
 /**
  * Renames a chat: the title is checked with the contract's schema (the server checks it with the

@@ -9,3 +9,4 @@ export * from './mount.tsx';
 export * from './query.tsx';
 export * from './LoadError.tsx';
 export * from './money.ts';
+export * from './lazy-dialog.tsx';
