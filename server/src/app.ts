@@ -30,6 +30,7 @@ import adminRoutes from './features/admin/admin.routes.ts';
 import chatRoutes from './features/chat/chat.routes.ts';
 import catalogRoutes from './features/catalog/catalog.routes.ts';
 import generationRoutes from './features/generations/generations.routes.ts';
+import replicateWebhookRoutes from './features/generations/replicate-webhook.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(chatRoutes);
   await app.register(catalogRoutes);
   await app.register(generationRoutes);
+  await app.register(replicateWebhookRoutes);
   // Open answer streams would keep the server from closing: their answers are stopped first
   // (each stored as far as it went and charged for that), which ends the streams.
   app.addHook('preClose', async () => {

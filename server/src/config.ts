@@ -89,6 +89,13 @@ const EnvSchema = z
     TELEGRAM_CHANNEL: z.string().default('@neurostudio_news'),
     TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
     TELEGRAM_WEBHOOK_SECRET: optionalString,
+    REPLICATE_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must be the signing secret Replicate gives (whsec_ and base64)')
+        .optional(),
+    ),
+    REPLICATE_WEBHOOK_POLL_SECONDS: int(30, 1, 3600),
     WIDGETS_DIR: z.string().default('widgets'),
     LOADER_DIR: z.string().default('host-pages/dist'),
     WIDGET_DEV_SERVERS: widgetDevServers,
@@ -125,6 +132,9 @@ const EnvSchema = z
     }
     if (env.NODE_ENV === 'production' && Object.keys(env.WIDGET_DEV_SERVERS).length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WIDGET_DEV_SERVERS'], message: 'is for development only: unset it in production' });
+    }
+    if (env.REPLICATE_WEBHOOK_SECRET && !env.PUBLIC_URL) {
+      ctx.addIssue({ code: 'custom', path: ['REPLICATE_WEBHOOK_SECRET'], message: 'needs PUBLIC_URL: Replicate must reach the webhook at the site’s public address' });
     }
     const storage = env.STORAGE ?? (env.S3_BUCKET ? 's3' : 'local');
     if (storage === 's3' && !env.S3_BUCKET) {
@@ -181,6 +191,16 @@ export interface Config {
     channel: string;
     apiUrl: string;
     webhookSecret: string | undefined;
+  };
+  /** Replicate-protocol connections: webhooks, with polling as the fallback. */
+  replicate: {
+    /**
+     * The account's webhook signing secret (`whsec_…`). Set (with `PUBLIC_URL`) → predictions are
+     * created with a webhook to `PUBLIC_URL` + the webhook route; unset → they are only polled.
+     */
+    webhookSecret: string | undefined;
+    /** Seconds between polls of a prediction that has a webhook (the fallback when it never comes). */
+    webhookPollSeconds: number;
   };
   widgetsDir: string;
   loaderDir: string;
@@ -278,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
       webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
     },
+    replicate: { webhookSecret: e.REPLICATE_WEBHOOK_SECRET, webhookPollSeconds: e.REPLICATE_WEBHOOK_POLL_SECONDS },
     widgetsDir: fromRoot(e.WIDGETS_DIR),
     loaderDir: fromRoot(e.LOADER_DIR),
     widgetDevServers: e.WIDGET_DEV_SERVERS,

@@ -34,6 +34,7 @@ export const generationPaths = {
   status: { method: 'GET', path: '/api/new/generations/:id', access: 'user' },
   events: { method: 'GET', path: '/api/new/generations/:id/events', access: 'user' },
   cancel: { method: 'POST', path: '/api/new/generations/:id/cancel', access: 'user' },
+  replicateWebhook: { method: 'POST', path: '/api/replicate/webhook', access: 'public' },
 } as const satisfies Record<string, Endpoint>;
 
 export const GENERATION_TEXTS = {

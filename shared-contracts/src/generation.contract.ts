@@ -60,6 +60,9 @@ export const GenerationHistoryQuerySchema = z.object({
 
 const IdParams = z.object({ id: IdSchema });
 
+/** What a Replicate webhook did: `finished` its run, or was `ignored` (not final, unknown prediction, run already ended, outputs left to polling). */
+export const ReplicateWebhookReplySchema = z.object({ result: z.enum(['finished', 'ignored']) });
+
 export const generationRoutes = {
   start: defineRoute({
     ...generationPaths.start,
@@ -102,5 +105,14 @@ export const generationRoutes = {
     tags: ['generations'],
     params: IdParams,
     response: GenerationSchema,
+  }),
+  replicateWebhook: defineRoute({
+    ...generationPaths.replicateWebhook,
+    signed: true,
+    raw: true,
+    summary:
+      'Replicate prediction webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with REPLICATE_WEBHOOK_SECRET, 5 minutes of tolerance); the body is the prediction as JSON. A completed one finishes its run as polling would, once; `ignored`: not final, unknown or already finished',
+    tags: ['generations'],
+    response: ReplicateWebhookReplySchema,
   }),
 } as const;

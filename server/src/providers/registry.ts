@@ -58,6 +58,7 @@ export class ProviderRegistry {
     if (!key) throw new ProviderError('auth', `connection ${conn.name}: its key variable ${conn.api_key_env ?? '(none)'} is not set (names must end in _API_KEY or _API_TOKEN)`);
     const timeoutMs = conn.timeout_seconds * 1000;
     if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000) });
-    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs });
+    // Only the end of a prediction ends a run: no webhook for its start, logs or partial outputs.
+    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs, webhookEvents: ['completed'] });
   }
 }

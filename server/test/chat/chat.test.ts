@@ -5,7 +5,7 @@ import { closeAbandonedAnswers, ABANDONED_AFTER_MS, SYSTEM_PROMPT } from '../../
 import { inputTokensEstimate, wordsFor } from '../../src/features/chat/chat-pricing.ts';
 import { ChatRuns } from '../../src/features/chat/chat-runs.ts';
 import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, walletState, type Part, type SseEvent, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, until, walletState, type Part, type SseEvent, type TestApp, type TestUser } from '../support/index.ts';
 import { FakeOpenAi, TINY_PNG } from '../support/ai-fakes.ts';
 
 /*
@@ -126,16 +126,6 @@ const countRows = async (userId: number) => ({
   messages: (await t.db.selectFrom('chat_messages').select('id').where('user_id', '=', userId).execute()).length,
   files: (await t.db.selectFrom('files').select('id').where('owner_id', '=', userId).execute()).length,
 });
-
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('the condition was not reached');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const answerRow = (id: number) => t.db.selectFrom('chat_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -416,7 +406,7 @@ describe('the streamed send (POST /api/new/chat/stream)', () => {
     const row = await until(async () => {
       const r = await answerRow(start.message_id);
       return r.status !== 'generating' && r;
-    });
+    }, 10_000, 25);
     expect(row).toMatchObject({ status: 'done', text: 'Привет! Чем помочь?', words: 26 });
     const messages = (await get(user, `/api/new/chat/${String(start.chat_id)}`)).data.json as { text: string }[];
     expect(messages.at(-1)?.text).toBe('Привет! Чем помочь?');

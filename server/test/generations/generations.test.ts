@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
-import { credit, placeHold } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, multipart, newUser, parseEvents, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
+import { call, createTestApp, finishedRun, newUser, parseEvents, startRun, userWithTokens, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 
 /* Runs of catalogue products on the demo provider: start (hold + job in one transaction), progress to the result, costs, refusals, cancel, history. */
@@ -24,32 +24,10 @@ const id = (name: string) => {
   return value;
 };
 
-async function userWith(media: number, words = 0): Promise<TestUser> {
-  const user = await newUser(t.db);
-  await t.db.transaction().execute(async (tx) => {
-    if (media) await credit(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `t-media-${String(user.id)}` }, Math.round(media * 10));
-    if (words) await credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `t-words-${String(user.id)}` }, words);
-  });
-  return user;
-}
-
-function start(user: TestUser | undefined, fields: Record<string, string | number>, files: Part[] = []) {
-  const body = multipart([...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })), ...files]);
-  return call(t.app, { method: 'POST', url: '/api/new/generations', token: user?.token, payload: body.payload, headers: body.headers });
-}
-
+const userWith = (media: number, words = 0) => userWithTokens(t.db, media, words);
+const start = (user: TestUser | undefined, fields: Record<string, string | number>, files: Part[] = []) => startRun(t.app, user, fields, files);
 const png = (name: 'image' | 'mask'): Part => ({ name, file: { filename: `${name}.png`, type: 'image/png', data: TINY_PNG } });
-const status = async (user: TestUser, gid: number) => (await call(t.app, { url: `/api/new/generations/${String(gid)}`, token: user.token })).data.json as Generation;
-
-async function finished(user: TestUser, gid: number): Promise<Generation> {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const g = await status(user, gid);
-    if (g.status !== 'queued' && g.status !== 'running') return g;
-    if (Date.now() > end) throw new Error(`generation ${String(gid)} still ${g.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const finished = (user: TestUser, gid: number) => finishedRun(t.app, user, gid);
 
 describe('starting a run and getting its result', () => {
   it('a picture from a description: queued at once with its price held, then an image only its owner can read', async () => {

@@ -5,7 +5,7 @@ import type { Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
 import { requeueStaleRuns } from '../../src/features/generations/generations.job.ts';
 import { credit } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, multipart, newUser, walletState, type TestApp } from '../support/index.ts';
+import { call, createTestApp, multipart, newUser, until, walletState, type TestApp } from '../support/index.ts';
 
 /* A worker killed in the middle of a run: the run is sent again and finishes once, charged once. */
 
@@ -37,16 +37,6 @@ function startWorker(stepDelayMs: number): { child: ChildProcess; ready: Promise
 }
 
 const stopped = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-
-async function until<T>(check: () => Promise<T | false | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('the condition was not reached');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a worker that dies mid-run', () => {
   it('is replaced: the run is sent again, finishes once with one output, and its price is charged once', async () => {

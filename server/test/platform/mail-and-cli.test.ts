@@ -238,6 +238,15 @@ describe('loadConfig', () => {
     expect(message).toContain('CLOUDPAYMENTS_API_SECRET');
   });
 
+  it('takes a Replicate webhook secret only in Replicate’s form and with PUBLIC_URL, where the webhook must be reachable', () => {
+    const secret = `whsec_${Buffer.from('a signing key of some length').toString('base64')}`;
+    expect(loadConfig({}).replicate).toEqual({ webhookSecret: undefined, webhookPollSeconds: 30 });
+    expect(loadConfig({ REPLICATE_WEBHOOK_SECRET: secret, PUBLIC_URL: 'https://neurostudio.example', REPLICATE_WEBHOOK_POLL_SECONDS: '10' }).replicate).toEqual({ webhookSecret: secret, webhookPollSeconds: 10 });
+    expect(fails({ REPLICATE_WEBHOOK_SECRET: secret })).toMatch(/^ {2}REPLICATE_WEBHOOK_SECRET: needs PUBLIC_URL/m);
+    expect(fails({ REPLICATE_WEBHOOK_SECRET: 'not-a-secret', PUBLIC_URL: 'https://neurostudio.example' })).toMatch(/^ {2}REPLICATE_WEBHOOK_SECRET: must be/m);
+    expect(fails({ REPLICATE_WEBHOOK_POLL_SECONDS: '0' })).toMatch(/^ {2}REPLICATE_WEBHOOK_POLL_SECONDS: /m);
+  });
+
   it('needs APP_SECRET in production', () => {
     expect(fails({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true' })).toMatch(/^ {2}APP_SECRET: /m);
     expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32), ALLOW_SANDBOX: 'true' }).env).toBe('production');

@@ -80,8 +80,8 @@ export type OpenAiFakeBehaviour =
   | { kind: 'ok' }
   /** 429 with `Retry-After` and OpenAI's error body. */
   | { kind: 'rate_limited'; retryAfterSeconds: number }
-  /** 500 with OpenAI's error body. */
-  | { kind: 'server_error' }
+  /** 500 with OpenAI's error body; after `times` of them (when given) the fake answers normally again. */
+  | { kind: 'server_error'; times?: number }
   /** Sends nothing (not even headers) for `delayMs`, then answers normally. */
   | { kind: 'slow'; delayMs: number }
   /** Streams only: destroys the socket after `afterChunks` content chunks. */
@@ -206,6 +206,7 @@ export class FakeOpenAi {
       return;
     }
     if (b.kind === 'server_error') {
+      if (b.times !== undefined && --b.times <= 0) this.behaviour = { kind: 'ok' };
       sendJson(res, 500, openAiError('The server had an error while processing your request.', 'server_error', null));
       return;
     }
@@ -349,6 +350,8 @@ export class FakeReplicate {
   outage: { status: 429 | 500; retryAfterSeconds?: number } | null = null;
   /** The bytes of every output file. */
   fileBytes: Buffer = Buffer.from('fake mp4 bytes');
+  /** The `content-type` output files are served with. */
+  fileType = 'video/mp4';
   /** Serve output files without `content-length` (chunked), so a client must count. */
   chunkedFiles = false;
   private readonly inFlight = new Set<Promise<void>>();
@@ -475,7 +478,7 @@ export class FakeReplicate {
     const file = /^\/files\/([^/]+)\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && file) {
       if (!this.predictions.has(file[1] ?? '')) return sendJson(res, 404, { detail: 'Not found.', status: 404 });
-      res.writeHead(200, { 'content-type': 'video/mp4', ...(this.chunkedFiles ? {} : { 'content-length': String(this.fileBytes.length) }) });
+      res.writeHead(200, { 'content-type': this.fileType, ...(this.chunkedFiles ? {} : { 'content-length': String(this.fileBytes.length) }) });
       res.end(this.fileBytes);
       return;
     }

@@ -4,3 +4,4 @@ export * from './smtp.ts';
 export * from './billing.ts';
 export * from './fakes.ts';
 export * from './http.ts';
+export * from './generations.ts';

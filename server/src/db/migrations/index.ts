@@ -14,6 +14,7 @@ import * as m0013 from './0013_chat_functions.ts';
 import * as m0014 from './0014_chat_close_and_delete.ts';
 import * as m0015 from './0015_create_generations.ts';
 import * as m0016 from './0016_files_without_owner.ts';
+import * as m0017 from './0017_index_generation_provider_ref.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_chat_close_and_delete': m0014,
   '0015_create_generations': m0015,
   '0016_files_without_owner': m0016,
+  '0017_index_generation_provider_ref': m0017,
 };

@@ -1,16 +1,26 @@
 import { buffer } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { GENERATION_TEXTS } from '@app/contracts';
+import { GENERATION_TEXTS, generationRoutes } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineJob, type JobRun } from '../../jobs/job.ts';
 import { firstChars, storable } from '../../lib/text.ts';
 import type { ConnectionRef } from '../../providers/registry.ts';
-import { FINAL_PREDICTION_STATUSES, ProviderError, type GeneratedImage, type GenerationProgress, type ImageSize } from '../../providers/types.ts';
+import {
+  FINAL_PREDICTION_STATUSES,
+  ProviderError,
+  type DownloadedFile,
+  type GeneratedImage,
+  type GenerationProgress,
+  type ImageSize,
+  type Prediction,
+  type PredictionProvider,
+} from '../../providers/types.ts';
 import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
-import { claimStaleRuns, finishRun, inputFiles, markRunning, noteAttemptError, runOf, setProgress, touchRun } from './generations.queries.ts';
+import { claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
 export const GENERATION_RETRIES = 3;
@@ -19,11 +29,12 @@ const ALIVE_EVERY_MS = 10_000;
 export const STALE_RUN_SECONDS = 60;
 /** Largest output file taken from a provider. */
 const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
+/** Between polls of a prediction without a webhook (with one: `REPLICATE_WEBHOOK_POLL_SECONDS`). */
 const POLL_MS = 1000;
 
 type Run = NonNullable<Awaited<ReturnType<typeof runOf>>>;
 interface Produced {
-  files: GeneratedImage[] | { data: Buffer; mime: string }[];
+  files: GeneratedImage[] | DownloadedFile[];
   text: string | null;
   /** What it finally costs (text: by the tokens used); otherwise the price held. */
   cost: number;
@@ -34,9 +45,10 @@ const paramOf = (run: Run) => {
   return typeof chosen === 'string' ? chosen : undefined;
 };
 
-async function produce(ctx: AppContext, run: Run, model: { setting: unknown }, signal: AbortSignal): Promise<Produced> {
+/** The provider connection of a run's model; a run whose model or connection is gone cannot run. */
+export function connectionOf(run: Run): ConnectionRef {
   if (!run.connection_id || !run.protocol || !run.provider_model) throw new ProviderError('bad_request', `generation ${String(run.id)}: its model is gone`);
-  const connection: ConnectionRef = {
+  return {
     id: run.connection_id,
     name: run.connection_name ?? '',
     protocol: run.protocol,
@@ -45,7 +57,67 @@ async function produce(ctx: AppContext, run: Run, model: { setting: unknown }, s
     timeout_seconds: run.timeout_seconds ?? 60,
     updated_at: run.connection_updated_at ?? new Date(0),
   };
-  const param = chooseParam(readModelSetting(model.setting), paramOf(run)) ?? undefined;
+}
+
+/** Where Replicate-protocol predictions are told to send their webhook: only with a signing secret (which needs `PUBLIC_URL`). */
+const webhookUrlFor = (ctx: AppContext, connection: ConnectionRef) =>
+  connection.protocol === 'replicate' && ctx.config.replicate.webhookSecret ? `${ctx.config.publicUrl}${generationRoutes.replicateWebhook.path}` : undefined;
+
+const pause = async (ms: number, signal: AbortSignal) => {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    throw new ProviderError('timeout', 'generation: the job ran out of time');
+  }
+};
+
+/**
+ * What a final prediction gives: its output files downloaded, or — failed or cancelled at the
+ * provider — a failure that is not retried. The poller and the webhook both end runs through this.
+ */
+export async function predictionOutcome(predictions: PredictionProvider, prediction: Prediction, cost: number, signal?: AbortSignal): Promise<Produced> {
+  if (prediction.status !== 'succeeded') throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`);
+  const files = [];
+  for (const url of prediction.output) files.push(await predictions.download(url, { maxBytes: MAX_OUTPUT_BYTES, ...(signal ? { signal } : {}) }));
+  return { files, text: null, cost };
+}
+
+/**
+ * Runs a prediction to its end: created (with a webhook where one is configured) and its id kept
+ * on the run — or, on a retry, the one created before picked up again — then polled. Answers
+ * null when the run was ended meanwhile by another path (its webhook).
+ */
+async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRef, input: Record<string, unknown>, onProgress: (p: GenerationProgress) => void, signal: AbortSignal): Promise<Produced | null> {
+  const predictions = ctx.providers.predictions(connection);
+  const model = run.provider_model ?? '';
+  const webhookUrl = webhookUrlFor(ctx, connection);
+  let prediction: Prediction | undefined;
+  if (run.provider_ref) {
+    try {
+      prediction = await predictions.get(run.provider_ref, { signal });
+    } catch (err) {
+      // Gone (the demo's live in the memory of a process that died): a new one is made.
+      if (!(err instanceof ProviderError && err.status === 404)) throw err;
+    }
+  }
+  if (!prediction) {
+    prediction = await predictions.create({ model, input, ...(webhookUrl ? { webhookUrl } : {}), signal });
+    await setProviderRef(ctx.db, run.id, prediction.id);
+  }
+  const pollMs = webhookUrl ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
+  while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
+    await pause(pollMs, signal);
+    if (!(await isRunning(ctx.db, run.id))) return null;
+    prediction = await predictions.get(prediction.id, { signal });
+    if (prediction.progress !== undefined) onProgress({ step: Math.round(prediction.progress * 100), totalSteps: 100 });
+  }
+  return predictionOutcome(predictions, prediction, run.cost, signal);
+}
+
+async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<Produced | null> {
+  const connection = connectionOf(run);
+  const model = run.provider_model ?? '';
+  const param = chooseParam(readModelSetting(run.setting), paramOf(run)) ?? undefined;
   let last = 0;
   const onProgress = (p: GenerationProgress) => {
     const pct = Math.min(99, Math.floor((p.step / Math.max(1, p.totalSteps)) * 100));
@@ -64,7 +136,7 @@ async function produce(ctx: AppContext, run: Run, model: { setting: unknown }, s
   if (run.variant === 'text_1') {
     const provider = ctx.providers.chat(connection);
     const answer = await provider.completeChat({
-      model: run.provider_model,
+      model,
       messages: [{ role: 'user', text: run.prompt }],
       maxOutputTokens: Math.min(run.max_output_tokens ?? 1024, param?.max_output_tokens ?? Infinity),
       ...(param?.temperature === undefined ? {} : { temperature: param.temperature }),
@@ -74,35 +146,26 @@ async function produce(ctx: AppContext, run: Run, model: { setting: unknown }, s
     return { files: [], text: storable(answer.text), cost: Math.min(run.cost, wordsFor(tokens, run.words_per_token ?? 1)) };
   }
 
+  const source = await read('input');
+  const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
   if (run.variant === 'video') {
-    const predictions = ctx.providers.predictions(connection);
-    const image = await read('input');
     const seconds = Number(param?.provider?.duration);
-    let prediction = await predictions.create({
-      model: run.provider_model,
-      input: { prompt: run.prompt, ...(Number.isFinite(seconds) && seconds > 0 ? { duration: seconds } : {}), ...(image ? { image: `data:image/png;base64,${image.toString('base64')}` } : {}) },
-      signal,
-    });
-    while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
-      await new Promise((r) => setTimeout(r, POLL_MS));
-      if (signal.aborted) throw new ProviderError('timeout', 'generation: the job ran out of time');
-      prediction = await predictions.get(prediction.id, { signal });
-      if (prediction.progress !== undefined) onProgress({ step: Math.round(prediction.progress * 100), totalSteps: 100 });
-    }
-    if (prediction.status !== 'succeeded') throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`);
-    const files = [];
-    for (const url of prediction.output) files.push(await predictions.download(url, { maxBytes: MAX_OUTPUT_BYTES, signal }));
-    return { files, text: null, cost: run.cost };
+    const input = { prompt: run.prompt, ...(Number.isFinite(seconds) && seconds > 0 ? { duration: seconds } : {}), ...(source ? { image: dataUrl(source) } : {}) };
+    return runPrediction(ctx, run, connection, input, onProgress, signal);
+  }
+  const mask = run.variant === 'mask' ? await read('mask') : undefined;
+  if (connection.protocol === 'replicate') {
+    // Image models on Replicate's protocol are predictions too.
+    const input = { prompt: run.prompt, ...(source ? { image: dataUrl(source) } : {}), ...(mask ? { mask: dataUrl(mask) } : {}) };
+    return runPrediction(ctx, run, connection, input, onProgress, signal);
   }
 
   const images = ctx.providers.image(connection);
   const size = (typeof param?.provider?.size === 'string' ? param.provider.size : '1024x1024') as ImageSize;
   const n = Number(param?.provider?.n ?? 1) || 1;
-  const common = { model: run.provider_model, prompt: run.prompt, n, size, signal, onProgress };
-  const source = await read('input');
+  const common = { model, prompt: run.prompt, n, size, signal, onProgress };
   if (run.variant === 'mask' || run.variant === 'img_2' || run.variant === 'img_4') {
     if (!source) throw new ProviderError('bad_request', `generation ${String(run.id)}: its image is gone`);
-    const mask = run.variant === 'mask' ? await read('mask') : undefined;
     const result = await images.edit({ ...common, images: [source], ...(mask ? { mask } : {}) });
     return { files: result.images, text: null, cost: run.cost };
   }
@@ -114,48 +177,65 @@ async function produce(ctx: AppContext, run: Run, model: { setting: unknown }, s
 const userError = (err: unknown) =>
   err instanceof ProviderError && err.kind === 'timeout' ? 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' : `${GENERATION_TEXTS.failed}. ${GENERATION_TEXTS.refunded}`;
 
+const detailOf = (err: unknown) => storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
+
+/**
+ * Ends a running run as succeeded: its outputs stored and its hold settled at `produced.cost`, in
+ * one transaction that first moves the run's row out of `running`, so of two paths finishing it
+ * at once (a poll and a webhook) the second waits for the first's row lock, then finds it ended
+ * and stores nothing. Answers whether this call ended it.
+ */
+export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'>, produced: Produced): Promise<boolean> {
+  return storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+    const ended = await finishRun(tx, run.id, ['running'], { status: 'succeeded', cost: produced.cost, error: null, text: produced.text });
+    if (!ended) return false;
+    for (const [position, file] of produced.files.entries()) {
+      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: `result-${String(run.id)}-${String(position + 1)}` });
+      await tx.insertInto('generation_files').values({ generation_id: run.id, file_id: stored.id, role: 'output', position }).execute();
+    }
+    if (ended.hold_id !== null) await settleHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet }, produced.cost);
+    return true;
+  });
+}
+
+/** Ends a run still queued or running as failed with why (Russian for the user, the provider's words for admins) and releases its hold. Answers whether this call ended it. */
+export async function failRun(ctx: AppContext, id: number, err: unknown): Promise<boolean> {
+  ctx.log.warn({ err, generationId: id }, 'generation failed');
+  return ctx.db.transaction().execute(async (tx) => {
+    const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: userError(err), errorDetail: detailOf(err) });
+    if (ended?.hold_id != null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
+    return ended !== undefined;
+  });
+}
+
 /**
  * Runs one generation: marks it running, calls the provider, stores the outputs and settles its
- * hold in one transaction. A failure that may pass is retried with backoff (the job throws); a
- * final one marks the run failed with why and releases its hold. A run already final (a retry
- * after a crash that came after the commit) is left alone, so nothing is charged twice.
+ * hold in one transaction. A failure that may pass (or a job stopped midway) is retried with
+ * backoff (the job throws); a final one marks the run failed with why and releases its hold. A
+ * run already final (a retry after a crash that came after the commit, or a prediction its
+ * webhook finished) is left alone, so nothing is stored or charged twice.
  */
 export async function runGeneration(ctx: AppContext, id: number, job: JobRun): Promise<void> {
   const run = await runOf(ctx.db, id);
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
   if (!(await markRunning(ctx.db, id))) return;
-  const model = await ctx.db.selectFrom('generations as g').leftJoin('ai_models as m', 'm.id', 'g.model_id').select(['m.setting']).where('g.id', '=', id).executeTakeFirstOrThrow();
-  let produced: Produced;
+  let produced: Produced | null;
   const alive = setInterval(() => void touchRun(ctx.db, id).catch(() => undefined), ALIVE_EVERY_MS);
   alive.unref();
   try {
-    produced = await produce(ctx, run, model, job.signal);
+    produced = await produce(ctx, run, job.signal);
   } catch (err) {
-    clearInterval(alive);
-    const detail = storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
-    const final = !(err instanceof ProviderError && err.retryable) || job.attempt > GENERATION_RETRIES;
-    if (!final) {
-      await noteAttemptError(ctx.db, id, detail);
+    const retryable = (err instanceof ProviderError && err.retryable) || job.signal.aborted;
+    if (retryable && job.attempt <= GENERATION_RETRIES) {
+      await noteAttemptError(ctx.db, id, detailOf(err));
       throw err;
     }
-    ctx.log.warn({ err, generationId: id }, 'generation failed');
-    await ctx.db.transaction().execute(async (tx) => {
-      const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: userError(err), errorDetail: detail });
-      if (ended?.hold_id != null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
-    });
+    await failRun(ctx, id, err);
     return;
+  } finally {
+    clearInterval(alive);
   }
-  clearInterval(alive);
-  await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
-    for (const [position, file] of produced.files.entries()) {
-      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: `result-${String(id)}-${String(position + 1)}` });
-      await tx.insertInto('generation_files').values({ generation_id: id, file_id: stored.id, role: 'output', position }).execute();
-    }
-    const ended = await finishRun(tx, id, ['running'], { status: 'succeeded', cost: produced.cost, error: null, text: produced.text });
-    // Ended meanwhile (another worker after a crash): this one's files roll back, the other's stand.
-    if (!ended) throw new Error(`generation ${String(id)} was ended by another run`);
-    if (ended.hold_id !== null) await settleHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet }, produced.cost);
-  });
+  if (produced) await completeRun(ctx, run, produced);
 }
 
 /** One run of a product on its provider, retried with backoff when the provider may recover. */

@@ -46,7 +46,7 @@ export const inputFiles = (db: Executor, id: number) =>
     .orderBy('g.position')
     .execute();
 
-/** A run with what its job needs: the model and its connection. */
+/** A run with what its job needs: the model (its setting too) and its connection. */
 export const runOf = (db: Executor, id: number) =>
   db
     .selectFrom('generations as g')
@@ -62,7 +62,9 @@ export const runOf = (db: Executor, id: number) =>
       'g.wallet',
       'g.cost',
       'g.hold_id',
+      'g.provider_ref',
       'm.provider_model',
+      'm.setting',
       'm.words_per_token',
       'm.max_output_tokens',
       'c.id as connection_id',
@@ -75,6 +77,16 @@ export const runOf = (db: Executor, id: number) =>
     ])
     .where('g.id', '=', id)
     .executeTakeFirst();
+
+/** The run a provider's prediction belongs to (the newest, should an id ever repeat). */
+export const runOfPrediction = async (db: Executor, predictionId: string) =>
+  (await db.selectFrom('generations').select('id').where('provider_ref', '=', predictionId).orderBy('id', 'desc').limit(1).executeTakeFirst())?.id;
+
+/** Keeps the provider's id of a running run's prediction: a retry picks it up again, a webhook finds the run by it. */
+export const setProviderRef = (db: Executor, id: number, ref: string) =>
+  db.updateTable('generations').set({ provider_ref: ref, updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
+
+export const isRunning = async (db: Executor, id: number) => (await db.selectFrom('generations').select('id').where('id', '=', id).where('status', '=', 'running').executeTakeFirst()) !== undefined;
 
 /** Marks a queued (or re-picked running) run as running; answers false when it is already final. */
 export const markRunning = async (db: Executor, id: number) =>
