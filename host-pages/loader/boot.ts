@@ -31,8 +31,6 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
   '@app/kit/forms': () => import('@app/kit/forms'),
   '@app/kit/dialog': () => import('@app/kit/dialog'),
   '@app/kit/tabs': () => import('@app/kit/tabs'),
-  '@app/kit/menu': () => import('@app/kit/menu'),
-  '@app/kit/select': () => import('@app/kit/select'),
   '@app/kit/stream': () => import('@app/kit/stream'),
   '@app/contracts/generation': () => import('@app/contracts/generation'),
 };

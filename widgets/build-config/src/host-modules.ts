@@ -17,7 +17,7 @@ export const HOST_MODULES = {
     '@app/contracts/browser',
     '@app/kit',
   ],
-  lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/menu', '@app/kit/select', '@app/kit/stream', '@app/contracts/generation'],
+  lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/stream', '@app/contracts/generation'],
 } as const;
 
 export type EagerHostModule = (typeof HOST_MODULES.eager)[number];
@@ -44,6 +44,6 @@ export const FORBIDDEN_IN_WIDGETS: Record<string, string> = {
   'react-hook-form': 'use useContractForm and FormField from @app/kit/forms',
   '@radix-ui/react-dialog': 'use Dialog from @app/kit/dialog',
   '@radix-ui/react-tabs': 'use Tabs from @app/kit/tabs',
-  '@radix-ui/react-dropdown-menu': 'use Menu from @app/kit/menu',
-  '@radix-ui/react-select': 'use Select from @app/kit/select',
+  '@radix-ui/react-dropdown-menu': 'menus are native (buttons and `<details>`): no Radix menu on any page',
+  '@radix-ui/react-select': 'selects are native `<select>`s: no Radix select on any page',
 };
