@@ -4,4 +4,12 @@ import type { Endpoint } from './route.ts';
 
 export const adminPaths = {
   jobFailures: { method: 'GET', path: '/api/admin/jobs/failures', access: 'admin' },
+  users: { method: 'GET', path: '/api/admin/users', access: 'admin' },
+  user: { method: 'GET', path: '/api/admin/users/:id', access: 'admin' },
+  updateUser: { method: 'PATCH', path: '/api/admin/users/:id', access: 'admin' },
+  adjustBalance: { method: 'POST', path: '/api/admin/users/:id/balance', access: 'admin' },
+  audit: { method: 'GET', path: '/api/admin/audit', access: 'admin' },
 } as const satisfies Record<string, Endpoint>;
+
+/** Rows of an admin list a page. */
+export const ADMIN_PAGE_SIZE = 20;

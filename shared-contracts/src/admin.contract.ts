@@ -2,6 +2,8 @@ import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
 import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
 import { adminPaths } from './admin.browser.ts';
+import { IdSchema } from './fields.ts';
+import { BalancesSchema, RoleSchema } from './accounts.contract.ts';
 
 /** A background job that failed every attempt (mail, payment calls, generations…). */
 export const JobFailureSchema = z.object({
@@ -21,6 +23,83 @@ export const JobFailuresQuerySchema = PageQuerySchema.extend({
   unresolved: z.enum(['0', '1'], { error: 'Параметр unresolved должен быть 0 или 1' }).default('0'),
 });
 
+/**
+ * What every admin list takes: the page, a search (`q`), and a sort — a column the list names
+ * and a direction. Unknown columns are refused, so a sort is always by an indexed, known field.
+ */
+export const adminListQuery = <const C extends readonly [string, ...string[]]>(columns: C, fallback: C[number]) =>
+  PageQuerySchema.extend({
+    q: z.string().trim().max(200, 'Не длиннее 200 символов').default(''),
+    sort: z.enum(columns, { error: `Сортировка: ${columns.join(', ')}` }).default(fallback),
+    dir: z.enum(['asc', 'desc'], { error: 'Направление: asc или desc' }).default('desc'),
+  });
+
+export const USER_SORTS = ['id', 'email', 'created_at'] as const;
+
+/** A user in the admin's list. */
+export const AdminUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: RoleSchema,
+  email_confirmed: z.boolean(),
+  blocked: z.boolean(),
+  balances: BalancesSchema,
+  created_at: TimestampSchema,
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+/** One user with what staff look at: their plan, payments, runs and chats (latest first). */
+export const AdminUserDetailSchema = AdminUserSchema.extend({
+  telegram_linked: z.boolean(),
+  subscriptions: z.array(z.object({ id: z.number().int(), tariff: z.string(), status: z.string(), amount: z.number(), created_at: TimestampSchema })),
+  payments: z.array(z.object({ id: z.number().int(), kind: z.string(), status: z.string(), amount: z.number(), currency: z.string(), created_at: TimestampSchema })),
+  generations: z.array(z.object({ id: z.number().int(), product: z.string(), status: z.string(), created_at: TimestampSchema })),
+  chats: z.array(z.object({ id: z.number().int(), title: z.string(), messages: z.number().int(), updated_at: TimestampSchema })),
+  /** Ledger lines of both wallets, newest first. */
+  ledger: z.array(z.object({ id: z.number().int(), kind: z.enum(['words', 'media']), amount: z.number(), reason: z.string(), note: z.string().nullable(), created_at: TimestampSchema })),
+});
+export type AdminUserDetail = z.infer<typeof AdminUserDetailSchema>;
+
+/** A change of a user: role and/or blocked; at least one. */
+export const AdminUserUpdateSchema = z
+  .object({ role: RoleSchema.optional(), blocked: z.boolean({ error: 'Укажите true или false' }).optional() })
+  .strict()
+  .refine((b) => b.role !== undefined || b.blocked !== undefined, { message: 'Укажите роль или блокировку' });
+
+/**
+ * A balance adjustment: `amount` is added (negative: taken away) to the wallet — words whole,
+ * media tokens with one decimal; `reason` is required and kept in the ledger and the audit log;
+ * `request_id` (the form's, a UUID) makes a repeated submit apply once.
+ */
+export const BalanceAdjustmentSchema = z.object({
+  wallet: z.enum(['words', 'media'], { error: 'Кошелёк: words или media' }),
+  amount: z
+    .number({ error: 'Укажите число' })
+    .refine((n) => n !== 0, 'Сумма не может быть нулевой')
+    .refine((n) => Math.abs(n) <= 100_000_000, 'Слишком большая сумма')
+    .refine((n) => Number.isInteger(Math.round(n * 10)) && Math.abs(n * 10 - Math.round(n * 10)) < 1e-9, 'Не больше одного знака после запятой'),
+  reason: z.string({ error: 'Укажите причину' }).trim().min(3, 'Опишите причину (от 3 символов)').max(500, 'Не длиннее 500 символов'),
+  request_id: z.uuid({ error: 'Идентификатор запроса должен быть UUID' }),
+});
+
+export const AUDIT_SORTS = ['id', 'created_at'] as const;
+
+/** A change staff made: who, what, when, and the record before and after. */
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  actor_id: z.number().int().nullable(),
+  actor_email: z.string().nullable(),
+  action: z.string(),
+  entity: z.string(),
+  entity_id: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  created_at: TimestampSchema,
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+const UserIdParams = z.object({ id: IdSchema });
+
 /** Admin calls (`/api/admin/*`): admins only, 401 for guests, 403 for everyone else. */
 export const adminRoutes = {
   jobFailures: defineRoute({
@@ -29,5 +108,42 @@ export const adminRoutes = {
     tags: ['admin'],
     query: JobFailuresQuerySchema,
     response: paginated(JobFailureSchema),
+  }),
+  users: defineRoute({
+    ...adminPaths.users,
+    summary: 'Users, 20 a page: search by email (q), sort by id, email or created_at',
+    tags: ['admin'],
+    query: adminListQuery(USER_SORTS, 'id'),
+    response: paginated(AdminUserSchema),
+  }),
+  user: defineRoute({
+    ...adminPaths.user,
+    summary: 'One user with balances, subscriptions, payments, runs, chats and ledger',
+    tags: ['admin'],
+    params: UserIdParams,
+    response: AdminUserDetailSchema,
+  }),
+  updateUser: defineRoute({
+    ...adminPaths.updateUser,
+    summary: 'Changes a user’s role or blocks/unblocks them (never the last admin, never oneself); written to the audit log',
+    tags: ['admin'],
+    params: UserIdParams,
+    body: AdminUserUpdateSchema,
+    response: AdminUserDetailSchema,
+  }),
+  adjustBalance: defineRoute({
+    ...adminPaths.adjustBalance,
+    summary: 'Adds to or takes from a wallet through the ledger, with a required reason; once per request_id; written to the audit log',
+    tags: ['admin'],
+    params: UserIdParams,
+    body: BalanceAdjustmentSchema,
+    response: AdminUserDetailSchema,
+  }),
+  audit: defineRoute({
+    ...adminPaths.audit,
+    summary: 'The audit log: who changed what, when, before and after; search by entity, action or actor email',
+    tags: ['admin'],
+    query: adminListQuery(AUDIT_SORTS, 'id'),
+    response: paginated(AuditEntrySchema),
   }),
 } as const;

@@ -15,6 +15,7 @@ import * as m0014 from './0014_chat_close_and_delete.ts';
 import * as m0015 from './0015_create_generations.ts';
 import * as m0016 from './0016_files_without_owner.ts';
 import * as m0017 from './0017_index_generation_provider_ref.ts';
+import * as m0018 from './0018_create_audit_log.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_create_generations': m0015,
   '0016_files_without_owner': m0016,
   '0017_index_generation_provider_ref': m0017,
+  '0018_create_audit_log': m0018,
 };

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from '@app/contracts';
 import { mountRoute } from '../../lib/routes.ts';
 import { listJobFailures } from '../../jobs/jobs.queries.ts';
+import { adjustBalance, adminUser, adminUsers, updateUser } from './admin-users.service.ts';
+import { listAudit } from './audit.queries.ts';
+import { lastPage } from './admin-list.ts';
 
 const PAGE_SIZE = 20;
 
@@ -14,5 +17,13 @@ export default async function adminRoutesPlugin(app: FastifyInstance): Promise<v
       data: rows.map((r) => ({ ...r, failed_at: r.failed_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null })),
       last_page: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     };
+  });
+  mountRoute(app, adminRoutes.users, ({ query }) => adminUsers(ctx, query));
+  mountRoute(app, adminRoutes.user, ({ params }) => adminUser(ctx.db, params.id));
+  mountRoute(app, adminRoutes.updateUser, ({ viewer, params, body }) => updateUser(ctx, viewer, params.id, body));
+  mountRoute(app, adminRoutes.adjustBalance, ({ viewer, params, body }) => adjustBalance(ctx, viewer, params.id, body));
+  mountRoute(app, adminRoutes.audit, async ({ query }) => {
+    const { rows, total } = await listAudit(ctx.db, query);
+    return { data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), last_page: lastPage(total) };
   });
 }

@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import { ADMIN_PAGE_SIZE } from '@app/contracts';
+import { containing, pageOffset } from './admin-list.ts';
+
+const LATEST = 20;
+
+/** Users with both balances (raw: media in tenths), searched by email, sorted by a known column. */
+export async function listUsers(db: Executor, opts: { q: string; sort: 'id' | 'email' | 'created_at'; dir: 'asc' | 'desc'; page: number }) {
+  let query = db.selectFrom('users as u');
+  if (opts.q) query = query.where('u.email', 'ilike', containing(opts.q));
+  const { total } = await query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['u.id', 'u.email', 'u.role', 'u.email_confirmed_at', 'u.blocked_at', 'u.created_at'])
+    .select(BALANCES)
+    .orderBy(`u.${opts.sort}`, opts.dir)
+    .orderBy('u.id', opts.dir)
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(pageOffset(opts.page))
+    .execute();
+  return { rows, total: Number(total) };
+}
+
+/** The user's two balances as columns `words` and `media_tenths` (of `users as u`). */
+const BALANCES = [
+  sql<string | number>`coalesce((select balance from wallets w where w.user_id = u.id and w.kind = 'words'), 0)`.as('words'),
+  sql<string | number>`coalesce((select balance from wallets w where w.user_id = u.id and w.kind = 'media'), 0)`.as('media_tenths'),
+] as const;
+
+export async function findUser(db: Executor, id: number) {
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', 'u.email', 'u.role', 'u.email_confirmed_at', 'u.blocked_at', 'u.created_at', 'u.telegram_id'])
+    .select(BALANCES)
+    .where('u.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** What staff see of a user besides the account: the latest subscriptions, payments, runs, chats and ledger lines. */
+export async function userActivity(db: Executor, id: number) {
+  const [subscriptions, payments, generations, chats, ledger] = await Promise.all([
+    db.selectFrom('subscriptions').select(['id', 'name', 'status', 'amount_kopecks', 'created_at']).where('user_id', '=', id).orderBy('id', 'desc').limit(LATEST).execute(),
+    db.selectFrom('invoices').select(['id', 'kind', 'status', 'amount_kopecks', 'currency', 'created_at']).where('user_id', '=', id).orderBy('id', 'desc').limit(LATEST).execute(),
+    db
+      .selectFrom('generations as g')
+      .leftJoin('ai_products as p', 'p.id', 'g.product_id')
+      .select(['g.id', 'g.status', 'g.created_at', sql<string>`coalesce(p.name, '—')`.as('product')])
+      .where('g.user_id', '=', id)
+      .orderBy('g.id', 'desc')
+      .limit(LATEST)
+      .execute(),
+    db
+      .selectFrom('chats as c')
+      .select(['c.id', 'c.title', 'c.updated_at', sql<number>`(select count(*)::int from chat_messages m where m.chat_id = c.id)`.as('messages')])
+      .where('c.user_id', '=', id)
+      .orderBy('c.id', 'desc')
+      .limit(LATEST)
+      .execute(),
+    db.selectFrom('wallet_ledger').select(['id', 'kind', 'amount', 'reason', 'note', 'created_at']).where('user_id', '=', id).orderBy('id', 'desc').limit(LATEST).execute(),
+  ]);
+  return { subscriptions, payments, generations, chats, ledger };
+}
+
+/** Admins other than `exceptId` who are not blocked. */
+export async function otherActiveAdmins(db: Executor, exceptId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('role', '=', 'admin')
+    .where('blocked_at', 'is', null)
+    .where('id', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Executor, Tx } from '../../db/database.ts';
+import { ADMIN_PAGE_SIZE } from '@app/contracts';
+import { containing, pageOffset } from './admin-list.ts';
+
+export interface AuditRecord {
+  actorId: number;
+  action: string;
+  entity: string;
+  entityId: string | number;
+  before: unknown;
+  after: unknown;
+}
+
+/** Writes what staff changed, in the transaction of the change itself (a change and its record exist together). */
+export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
+  await tx
+    .insertInto('audit_log')
+    .values({
+      actor_id: record.actorId,
+      action: record.action,
+      entity: record.entity,
+      entity_id: String(record.entityId),
+      before: record.before === undefined ? null : JSON.stringify(record.before),
+      after: record.after === undefined ? null : JSON.stringify(record.after),
+    })
+    .execute();
+}
+
+/** A page of the audit log; `q` matches the action, the entity (`user`, `user:42`) or the actor's email. */
+export async function listAudit(db: Executor, opts: { q: string; sort: 'id' | 'created_at'; dir: 'asc' | 'desc'; page: number }) {
+  let query = db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id');
+  if (opts.q) {
+    const like = containing(opts.q);
+    query = query.where((eb) => eb.or([eb('a.action', 'ilike', like), eb(sql<string>`a.entity || ':' || a.entity_id`, 'ilike', like), eb('u.email', 'ilike', like)]));
+  }
+  const { total } = await query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['a.id', 'a.actor_id', 'u.email as actor_email', 'a.action', 'a.entity', 'a.entity_id', 'a.before', 'a.after', 'a.created_at'])
+    .orderBy(opts.sort === 'created_at' ? 'a.created_at' : 'a.id', opts.dir)
+    .orderBy('a.id', opts.dir)
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(pageOffset(opts.page))
+    .execute();
+  return { rows, total: Number(total) };
+}
