@@ -1,14 +1,15 @@
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { instrument, type PageMeasure } from './react-copies.ts';
+import { createDb } from '../../server/src/db/database.ts';
 import { startServer } from './server.ts';
 
 /** A page a person sees, as the bench opens it in Chromium. */
-export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/ai-products', '/ai-products/mask/{id}', '/ai-history', '/dashboard (unconfirmed)'] as const;
+export const MEASURED_PAGES = ['/login', '/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/chat', '/ai-products', '/ai-products/mask/{id}', '/ai-history', '/admin/users', '/dashboard (unconfirmed)'] as const;
 
 /**
  * Opens /login as a guest, signs in through the form and lands on /dashboard, opens the plans,
- * the orders, the chat, the catalogue, a product's screen (the mask's, the biggest) and the
- * history pages, then signs out, registers and lands on /dashboard with the email
+ * the orders, the chat, the catalogue, a product's screen (the mask's, the biggest), the
+ * history and (as an admin) the admin panel's users, then signs out, registers and lands on /dashboard with the email
  * confirmation overlay (the page that loads the most host chunks: forms and dialog).
  */
 export async function measurePages(): Promise<PageMeasure[]> {
@@ -36,6 +37,17 @@ export async function measurePages(): Promise<PageMeasure[]> {
     measures.push(await probe.measure('/ai-products/mask/{id}'));
     await page.goto(`${server.baseUrl}/ai-history`);
     measures.push(await probe.measure('/ai-history'));
+    // The admin panel, as its admin opens it (the user is made one for this page only).
+    const db = createDb(server.databaseUrl, 2);
+    try {
+      await db.updateTable('users').set({ role: 'admin' }).where('id', '=', server.user.id).execute();
+      await page.goto(`${server.baseUrl}/admin/users`);
+      await page.locator('.admin-table tbody tr:not(.admin-table__skeleton)').first().waitFor();
+      measures.push(await probe.measure('/admin/users'));
+      await db.updateTable('users').set({ role: 'user' }).where('id', '=', server.user.id).execute();
+    } finally {
+      await db.destroy();
+    }
     await page.goto(`${server.baseUrl}/logout`);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.goto(`${server.baseUrl}/register`);

@@ -114,10 +114,11 @@ export const hostPages = fp<HostPagesOptions>(
     const sendPage = async (req: FastifyRequest, reply: FastifyReply, page: Omit<PageDefinition, 'path'> & { path?: string }) => {
       const ctx = opts.context(req);
       if (page.access === 'guest' && ctx.viewer) return reply.redirect('/dashboard');
-      if (page.access === 'user' && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      if ((page.access === 'user' || page.access === 'admin') && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
       const result = page.render(ctx, req);
       const widgets = [...result.widgets];
-      if (ctx.viewer && !ctx.viewer.emailConfirmed && page.access === 'user') {
+      if (ctx.viewer && !ctx.viewer.emailConfirmed && (page.access === 'user' || page.access === 'admin')) {
         widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
       }
       const slots = widgets.map(mountPoint);

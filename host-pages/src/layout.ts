@@ -57,13 +57,16 @@ const NAV = [
   { href: '/dashboard/user/orders', label: 'Заказы' },
 ];
 
+/** Only admins see it. */
+const ADMIN_NAV = { href: '/admin', label: 'Админка' };
+
 const guestHeader = () => html`<header class="site-header site-header--guest"><a class="brand" href="/">${raw(LOGO)}<span>Нейростудия</span></a></header>`;
 
 function header(ctx: PageContext, current: string | undefined): RawHtml {
   if (!ctx.viewer) return guestHeader();
   return html`<header class="site-header">
   <a class="brand" href="/dashboard">${raw(LOGO)}<span>Нейростудия</span></a>
-  <nav class="site-nav" aria-label="Основное меню">${NAV.map(
+  <nav class="site-nav" aria-label="Основное меню">${(ctx.viewer.role === 'admin' ? [...NAV, ADMIN_NAV] : NAV).map(
     (item) => html`<a href="${item.href}"${item.href === current ? raw(' aria-current="page"') : ''}>${item.label}</a>`,
   )}</nav>
   <div class="site-user"><span class="site-user__email">${ctx.viewer.email}</span><a class="site-user__logout" href="/logout">Выйти</a></div>
@@ -99,6 +102,7 @@ ${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Не
 }
 
 const ERROR_PAGES: Record<number, { title: string; text: string }> = {
+  403: { title: 'Нет доступа', text: 'Эта страница только для администраторов.' },
   404: { title: 'Страница не найдена', text: 'Такой страницы нет. Проверьте адрес или вернитесь на главную.' },
   503: { title: 'Сервис временно недоступен', text: 'Мы уже восстанавливаем работу. Обновите страницу через минуту.' },
 };

@@ -3,7 +3,7 @@ import { PRODUCT_VARIANTS } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
 import { mountPoint, widget, type PageContext, type WidgetMount } from './layout.ts';
 
-export type PageAccess = 'guest' | 'user' | 'any';
+export type PageAccess = 'guest' | 'user' | 'admin' | 'any';
 
 export interface PageResult {
   title: string;
@@ -115,7 +115,23 @@ export const PAGES: PageDefinition[] = [
   },
   ...aiProductPages(),
   ...aiHistoryPages(),
+  ...adminPages(),
 ];
+
+/**
+ * The admin panel: one widget with its own client routes (`widgets/admin/src/routes.ts`), so the
+ * server renders /admin, every /admin/... path and /dashboard/admin_vue (the seed's route of its
+ * first tab) with the same widget; a deep link or a reload of any screen works.
+ */
+function adminPages(): PageDefinition[] {
+  return ['/admin', '/admin/*', '/dashboard/admin_vue'].map((path) => ({
+    path,
+    access: 'admin',
+    layout: 'app',
+    nav: '/admin',
+    render: () => ({ title: 'Админка', widgets: [widget('admin', {})] }),
+  }));
+}
 
 /**
  * The generation catalogue (one widget with its own client routes): the list at /ai-products

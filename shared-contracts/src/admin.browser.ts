@@ -13,3 +13,7 @@ export const adminPaths = {
 
 /** Rows of an admin list a page. */
 export const ADMIN_PAGE_SIZE = 20;
+
+/** The columns each admin list sorts by. */
+export const USER_SORTS = ['id', 'email', 'created_at'] as const;
+export const AUDIT_SORTS = ['id', 'created_at'] as const;

@@ -1,7 +1,7 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
 import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
-import { adminPaths } from './admin.browser.ts';
+import { AUDIT_SORTS, USER_SORTS, adminPaths } from './admin.browser.ts';
 import { IdSchema } from './fields.ts';
 import { BalancesSchema, RoleSchema } from './accounts.contract.ts';
 
@@ -33,8 +33,6 @@ export const adminListQuery = <const C extends readonly [string, ...string[]]>(c
     sort: z.enum(columns, { error: `Сортировка: ${columns.join(', ')}` }).default(fallback),
     dir: z.enum(['asc', 'desc'], { error: 'Направление: asc или desc' }).default('desc'),
   });
-
-export const USER_SORTS = ['id', 'email', 'created_at'] as const;
 
 /** A user in the admin's list. */
 export const AdminUserSchema = z.object({
@@ -81,8 +79,6 @@ export const BalanceAdjustmentSchema = z.object({
   reason: z.string({ error: 'Укажите причину' }).trim().min(3, 'Опишите причину (от 3 символов)').max(500, 'Не длиннее 500 символов'),
   request_id: z.uuid({ error: 'Идентификатор запроса должен быть UUID' }),
 });
-
-export const AUDIT_SORTS = ['id', 'created_at'] as const;
 
 /** A change staff made: who, what, when, and the record before and after. */
 export const AuditEntrySchema = z.object({

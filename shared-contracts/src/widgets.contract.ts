@@ -45,6 +45,8 @@ export const widgetProps = {
     type: z.enum(['image', 'video']),
     productsUrl: withDefault(z.string(), '/ai-products'),
   }),
+  /** The admin panel at /admin, /admin/... and /dashboard/admin_vue (one widget, routed on the client). */
+  admin: z.object({}),
   /** The sandbox's stand-in for the CloudPayments payment form (opened in a frame by /sandbox/cloudpayments.js). */
   'sandbox-checkout': z.object({
     payment_id: z.number().check(z.int()),

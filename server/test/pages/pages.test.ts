@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeNext } from '@app/host-pages';
-import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
+import { call, createTestApp, newAdmin, newUser, type TestApp } from '../support/index.ts';
 
 /** A widgets directory with built manifests for a few widgets, one of them with a hostile version string. */
 const widgetsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-widgets-'));
@@ -160,6 +160,24 @@ describe('page documents', () => {
       expect(res.body).toContain('<a href="/ai-history" aria-current="page">История</a>');
     }
     expect((await page('/ai-history-video')).headers.location).toBe('/login?next=%2Fai-history-video');
+  });
+
+  it('the admin panel: every /admin path and /dashboard/admin_vue mount the admin widget for admins; users get 403, guests sign in', async () => {
+    const admin = await newAdmin(t.db);
+    const user = await newUser(t.db);
+    for (const url of ['/admin', '/admin/users', '/admin/users/42', '/admin/tariff/3', '/admin/audit?q=user:1', '/dashboard/admin_vue']) {
+      const res = await page(url, admin.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(propsOf(res.body, 'admin')).toEqual({});
+      expect(res.body).toContain('<a href="/admin" aria-current="page">Админка</a>');
+      const refused = await page(url, user.cookie);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.body).toContain('Нет доступа');
+      expect(refused.body).not.toContain('data-widget="admin"');
+      expect((await page(url)).headers.location).toBe(`/login?next=${encodeURIComponent(url)}`);
+    }
+    expect((await page('/dashboard', user.cookie)).body).not.toContain('Админка');
+    expect((await page('/dashboard', admin.cookie)).body).toContain('<a href="/admin">Админка</a>');
   });
 
   it('/register mounts the registration form', async () => {

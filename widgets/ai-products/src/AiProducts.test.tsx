@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { AiProducts } from './AiProducts.tsx';
 import type { ProductsApi, RunEvent, RunEventsFn } from './api.ts';
-import { fakeProductsApi, type FakeApiOptions } from './fake-api.tsx';
+import { fakeProductsApi, type FakeApiOptions } from './fake-api.ts';
 import { SUCCEEDED, TEXT_DONE, USER, run } from './fixtures.ts';
 
 const PROPS = { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' };

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ApiError } from '@app/kit';
 import { Catalog } from './Catalog.tsx';
-import { fakeProductsApi, freshQueries, pending } from './fake-api.tsx';
+import { freshQueries, pending } from '@app/kit/stories';
+import { fakeProductsApi } from './fake-api.ts';
 
 const noop = () => undefined;
 

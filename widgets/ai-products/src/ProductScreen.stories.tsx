@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fakeProductsApi, freshQueries, pending } from './fake-api.tsx';
+import { freshQueries, pending } from '@app/kit/stories';
+import { fakeProductsApi } from './fake-api.ts';
 import { USER } from './fixtures.ts';
 import { ProductScreen } from './ProductScreen.tsx';
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { routedClick, useLocation } from '@app/kit/routing';
 import { PRODUCT_VARIANTS, type ProductVariant } from '@app/contracts/generation';
 
 /** The list's filter: `?type=video|image|text`, or every product. */
@@ -27,27 +27,8 @@ export const productHref = (p: { variant: ProductVariant; id: number }) => `/ai-
 
 /** The route of the page's address, kept in step with the browser's back and forward. */
 export function useRoute(): { route: ProductsRoute; navigate: (href: string, options?: { replace?: boolean }) => void } {
-  const read = () => parseRoute(window.location.pathname, window.location.search);
-  const [route, setRoute] = useState<ProductsRoute>(read);
-  useEffect(() => {
-    const onPop = () => setRoute(read());
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, []);
-  const navigate = useCallback((href: string, options: { replace?: boolean } = {}) => {
-    if (options.replace) window.history.replaceState(null, '', href);
-    else window.history.pushState(null, '', href);
-    setRoute(read());
-    if (!options.replace) (window as Partial<Pick<Window, 'scrollTo'>>).scrollTo?.({ top: 0 });
-  }, []);
-  return { route, navigate };
+  const { location, navigate } = useLocation();
+  return { route: parseRoute(location.pathname, location.search), navigate };
 }
 
-/** A click on a link the widget routes itself; a click with a modifier (new tab) or another button goes to the browser. */
-export function routedClick(navigate: (href: string) => void, href: string) {
-  return (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(href);
-  };
-}
+export { routedClick };

@@ -1,12 +1,9 @@
 import { accountEndpoints, type User } from '@app/contracts/browser';
 import { catalogEndpoints, generationEndpoints, type CatalogCategory, type Generation, type ProductDetail, type ProductVariant } from '@app/contracts/generation';
-import type { ReactElement } from 'react';
-import { ApiError, QueryProvider, createQueryClient, routeCall } from '@app/kit';
+import { ApiError, routeCall } from '@app/kit';
+import { pending } from '@app/kit/stories';
 import type { ProductsApi, RunEventsFn } from './api.ts';
 import { CATEGORIES, USER, detail } from './fixtures.ts';
-
-/** Never settles: a call still loading. */
-export const pending = <T,>() => new Promise<T>(() => undefined);
 
 export interface FakeApiOptions {
   categories?: CatalogCategory[] | (() => Promise<{ categories: CatalogCategory[] }>);
@@ -53,9 +50,3 @@ export function fakeProductsApi(options: FakeApiOptions = {}): ProductsApi {
   };
 }
 
-/** A story's decorator: each story reads its own fake calls, in a fresh query cache. */
-export const freshQueries = (Story: () => ReactElement) => (
-  <QueryProvider client={createQueryClient()}>
-    <Story />
-  </QueryProvider>
-);

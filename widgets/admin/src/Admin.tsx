@@ -1,0 +1,65 @@
+import { EmptyState } from '@app/kit';
+import { routedClick, useLocation } from '@app/kit/routing';
+import { adminApi, type AdminApi } from './api.ts';
+import { AuditTab } from './AuditTab.tsx';
+import { HomeTab } from './HomeTab.tsx';
+import { ADMIN_TABS, parseAdminRoute, readListQuery, tabFlags, type AdminTab } from './routes.ts';
+import { UsersTab } from './UsersTab.tsx';
+
+export interface AdminProps {
+  api?: AdminApi;
+}
+
+/**
+ * The admin panel (seed «Admin»): a tab bar of sixteen tabs, tab1 «Главная» selected at first,
+ * each tab's list and single screens routed on the client (/admin/users/42 opened directly shows
+ * that user; back and forward move between screens).
+ */
+export function Admin({ api = adminApi }: AdminProps) {
+  const { location, navigate } = useLocation();
+  const route = parseAdminRoute(location.pathname);
+  const current = route.kind === 'tab' ? route.tab : null;
+  const flags = tabFlags(current?.flag ?? 'tab1');
+  return (
+    <div className="admin">
+      <nav className="admin-tabs" aria-label="Разделы админки">
+        {ADMIN_TABS.map((t) => (
+          <a key={t.flag} href={t.path} className="admin-tabs__tab" data-tab={t.flag} aria-current={flags[t.flag] && current ? 'page' : undefined} onClick={routedClick(navigate, t.path)}>
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      <div className="admin-content">
+        {current && route.kind === 'tab' ? (
+          <>
+            <h1 className="admin-content__title">{current.label}</h1>
+            <TabContent tab={current} id={route.id} search={location.search} api={api} navigate={navigate} />
+          </>
+        ) : (
+          <EmptyState title="Такого раздела нет">
+            <a href="/admin" onClick={routedClick(navigate, '/admin')}>
+              На главную админки
+            </a>
+          </EmptyState>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TabContent({ tab, id, search, api, navigate }: { tab: AdminTab; id: number | null; search: string; api: AdminApi; navigate: (href: string, options?: { replace?: boolean }) => void }) {
+  switch (tab.flag) {
+    case 'tab1':
+      return <HomeTab api={api} navigate={navigate} />;
+    case 'tab6':
+      return <UsersTab api={api} id={id} query={readListQuery(search, 'id')} navigate={navigate} />;
+    case 'tab15':
+      return <AuditTab api={api} query={readListQuery(search, 'id')} navigate={navigate} />;
+    default:
+      return (
+        <EmptyState title="Раздел ещё не готов">
+          <p>Экран этого раздела появится в одном из следующих обновлений.</p>
+        </EmptyState>
+      );
+  }
+}

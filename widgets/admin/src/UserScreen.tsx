@@ -1,0 +1,244 @@
+import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import type { AdminUserDetail } from '@app/contracts/admin';
+import { Alert, ApiError, Button, LoadError, Skeleton, failureMessage, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import { routedClick } from '@app/kit/routing';
+import type { AdminApi } from './api.ts';
+import { LEDGER_REASONS, ROLE_LABELS, statusLabel, walletAmount, when } from './texts.ts';
+
+export interface UserScreenProps {
+  api: AdminApi;
+  id: number;
+  navigate: (href: string) => void;
+}
+
+const newRequestId = () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => Math.floor(Math.random() * 16).toString(16)));
+
+/** One user (/admin/users/{id}): balances with adjustments, role and blocking, and their activity. */
+export function UserScreen({ api, id, navigate }: UserScreenProps) {
+  const user = useRouteQuery(api.user, { params: { id } });
+  const back = (
+    <a className="admin-back" href="/admin/users" onClick={routedClick(navigate, '/admin/users')}>
+      ← Все пользователи
+    </a>
+  );
+  if (user.isPending)
+    return (
+      <div className="admin-screen">
+        {back}
+        <Skeleton lines={6} />
+      </div>
+    );
+  if (user.isError)
+    return (
+      <div className="admin-screen">
+        {back}
+        <LoadError message={failureMessage(user.error)} onRetry={() => void user.refetch()} />
+      </div>
+    );
+  return <UserView api={api} user={user.data} back={back} />;
+}
+
+function UserView({ api, user, back }: { api: AdminApi; user: AdminUserDetail; back: ReactNode }) {
+  const client = useKitQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'role' | 'block' | null>(null);
+  const [confirm, setConfirm] = useState<'role' | 'block' | null>(null);
+  const show = (next: AdminUserDetail) => client.setQueryData(routeKey(api.user.route, { params: { id: user.id } }), next);
+  const update = async (kind: 'role' | 'block') => {
+    setBusy(kind);
+    setFailure(null);
+    try {
+      show(await api.updateUser({ params: { id: user.id }, body: kind === 'role' ? { role: user.role === 'admin' ? 'user' : 'admin' } : { blocked: !user.blocked } }));
+      void client.invalidateQueries({ queryKey: routeKey(api.users.route) });
+    } catch (err) {
+      setFailure(failureMessage(err));
+    } finally {
+      setBusy(null);
+      setConfirm(null);
+    }
+  };
+  const roleAction = user.role === 'admin' ? 'Снять права администратора' : 'Сделать администратором';
+  const blockAction = user.blocked ? 'Разблокировать' : 'Заблокировать';
+  return (
+    <div className="admin-screen">
+      {back}
+      <header className="admin-screen__head">
+        <div>
+          <h2 className="admin-screen__title">{user.email}</h2>
+          <p className="admin-screen__meta">
+            ID {user.id} · зарегистрирован {when(user.created_at)} · {user.email_confirmed ? 'почта подтверждена' : 'почта не подтверждена'} · {user.telegram_linked ? 'Telegram привязан' : 'Telegram не привязан'}
+          </p>
+          <p className="admin-badges">
+            <span className={`admin-badge admin-badge--${user.role}`}>{ROLE_LABELS[user.role]}</span>
+            {user.blocked && <span className="admin-badge admin-badge--danger">Заблокирован</span>}
+          </p>
+        </div>
+        <div className="admin-screen__actions">
+          {confirm ? (
+            <div className="admin-confirm" role="group" aria-label="Подтверждение">
+              <span>{confirm === 'role' ? `${roleAction}?` : `${blockAction} ${user.email}?`}</span>
+              <Button variant={confirm === 'block' && !user.blocked ? 'danger' : 'primary'} busy={busy !== null} onClick={() => void update(confirm)}>
+                Да
+              </Button>
+              <Button variant="ghost" onClick={() => setConfirm(null)}>
+                Нет
+              </Button>
+            </div>
+          ) : (
+            <>
+              <Button variant="secondary" onClick={() => setConfirm('role')}>
+                {roleAction}
+              </Button>
+              <Button variant={user.blocked ? 'secondary' : 'danger'} onClick={() => setConfirm('block')}>
+                {blockAction}
+              </Button>
+            </>
+          )}
+        </div>
+      </header>
+      {failure && <Alert>{failure}</Alert>}
+      <div className="admin-grid">
+        <section className="card admin-balances" aria-label="Балансы">
+          <h3>Балансы</h3>
+          <dl>
+            <div>
+              <dt>Слова</dt>
+              <dd>{formatWords(user.balances.words)}</dd>
+            </div>
+            <div>
+              <dt>Медиа токены</dt>
+              <dd>{formatMedia(user.balances.media)}</dd>
+            </div>
+          </dl>
+          <BalanceForm api={api} userId={user.id} onDone={show} />
+        </section>
+        <Section title="Подписки" empty="Подписок нет" rows={user.subscriptions} head={['№', 'Тариф', 'Статус', 'Сумма', 'Создана']}>
+          {(s) => [s.id, s.tariff, statusLabel(s.status), formatAmount(s.amount, 'RUB'), when(s.created_at)]}
+        </Section>
+        <Section wide title="Движение токенов" empty="Операций пока нет" rows={user.ledger} head={['Когда', 'Кошелёк', 'Сумма', 'Причина']}>
+          {(l) => [when(l.created_at), l.kind === 'media' ? 'Медиа' : 'Слова', <span className={l.amount < 0 ? 'is-negative' : 'is-positive'}>{(l.amount > 0 ? '+' : '') + walletAmount(l.kind, l.amount)}</span>, [LEDGER_REASONS[l.reason] ?? l.reason, l.note].filter(Boolean).join(': ')]}
+        </Section>
+        <Section title="Платежи" empty="Платежей нет" rows={user.payments} head={['№', 'Вид', 'Статус', 'Сумма', 'Создан']}>
+          {(p) => [p.id, p.kind === 'package' ? 'Пакет' : 'Подписка', statusLabel(p.status), formatAmount(p.amount, p.currency), when(p.created_at)]}
+        </Section>
+        <Section title="Генерации" empty="Генераций нет" rows={user.generations} head={['№', 'Продукт', 'Статус', 'Когда']}>
+          {(g) => [g.id, g.product, statusLabel(g.status), when(g.created_at)]}
+        </Section>
+        <Section title="Чаты" empty="Чатов нет" rows={user.chats} head={['№', 'Название', 'Сообщений', 'Обновлён']}>
+          {(c) => [c.id, c.title, c.messages, when(c.updated_at)]}
+        </Section>
+      </div>
+    </div>
+  );
+}
+
+function Section<T extends { id: number }>({ title, rows, head, empty, children, wide = false }: { title: string; rows: readonly T[]; head: readonly string[]; empty: string; children: (row: T) => ReactNode[]; wide?: boolean }) {
+  return (
+    <section className={`card admin-section${wide ? ' admin-section--wide' : ''}`} aria-label={title}>
+      <h3>{title}</h3>
+      {rows.length === 0 ? (
+        <p className="admin-muted">{empty}</p>
+      ) : (
+        <div className="admin-table__wrap">
+          <table className="admin-table admin-table--compact">
+            <thead>
+              <tr>
+                {head.map((h) => (
+                  <th key={h} scope="col">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id}>
+                  {children(row).map((cell, i) => (
+                    <td key={head[i] ?? i}>{cell}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Adds to or takes from a wallet; the reason is required; a repeated submit applies once (the form's request id). */
+function BalanceForm({ api, userId, onDone }: { api: AdminApi; userId: number; onDone: (user: AdminUserDetail) => void }) {
+  const formId = useId();
+  const [wallet, setWallet] = useState<'words' | 'media'>('words');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [requestId, setRequestId] = useState(newRequestId);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const value = Number(amount.replace(',', '.').replace(/\s/g, ''));
+    const found: Record<string, string> = {};
+    if (!amount.trim() || !Number.isFinite(value) || value === 0) found.amount = 'Введите сумму: положительную, чтобы начислить, отрицательную, чтобы списать';
+    if (reason.trim().length < 3) found.reason = 'Опишите причину (от 3 символов)';
+    setErrors(found);
+    setDone(null);
+    setFailure(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const user = await api.adjustBalance({ params: { id: userId }, body: { wallet, amount: value, reason: reason.trim(), request_id: requestId } });
+      onDone(user);
+      setDone(`${value > 0 ? 'Начислено' : 'Списано'}: ${walletAmount(wallet, Math.abs(value))}`);
+      setAmount('');
+      setReason('');
+      setRequestId(newRequestId());
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0] ?? ''])));
+      else setFailure(failureMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="admin-form" aria-label="Корректировка баланса" noValidate onSubmit={(e) => void submit(e)}>
+      <h4>Корректировка баланса</h4>
+      <div className="admin-form__row">
+        <div className="field">
+          <label className="field__label" htmlFor={`${formId}-wallet`}>
+            Кошелёк
+          </label>
+          <select id={`${formId}-wallet`} className="field__input" value={wallet} onChange={(e) => setWallet(e.target.value === 'media' ? 'media' : 'words')}>
+            <option value="words">Слова</option>
+            <option value="media">Медиа токены</option>
+          </select>
+        </div>
+        <Input id={`${formId}-amount`} label="Сумма (минус — списать)" value={amount} onChange={setAmount} error={errors.amount} inputMode="decimal" placeholder="например, 1000 или -2,5" />
+      </div>
+      <Input id={`${formId}-reason`} label="Причина" value={reason} onChange={setReason} error={errors.reason} placeholder="Компенсация за сбой генерации" />
+      {failure && <Alert>{failure}</Alert>}
+      {done && <Alert tone="success">{done}</Alert>}
+      <Button type="submit" busy={busy}>
+        Применить
+      </Button>
+    </form>
+  );
+}
+
+function Input({ id, label, value, onChange, error, ...rest }: { id: string; label: string; value: string; onChange: (v: string) => void; error: string | undefined; inputMode?: 'decimal'; placeholder?: string }) {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <input id={id} className="field__input" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...rest} />
+      {error && (
+        <p className="field__errors" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

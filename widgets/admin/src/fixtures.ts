@@ -1,0 +1,34 @@
+import type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from '@app/contracts/admin';
+
+const at = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 12, 0) - minutes * 60_000).toISOString();
+
+export const USERS: AdminUser[] = [
+  { id: 42, email: 'anna@example.ru', role: 'user', email_confirmed: true, blocked: false, balances: { words: 12_500, media: 24.5 }, created_at: at(60) },
+  { id: 41, email: 'boris@example.ru', role: 'admin', email_confirmed: true, blocked: false, balances: { words: 0, media: 0 }, created_at: at(600) },
+  { id: 40, email: 'spam@example.ru', role: 'user', email_confirmed: false, blocked: true, balances: { words: 10_000, media: 3 }, created_at: at(6000) },
+];
+
+export const DETAIL: AdminUserDetail = {
+  ...(USERS[0] as AdminUser),
+  telegram_linked: true,
+  subscriptions: [{ id: 7, tariff: 'Стандарт', status: 'active', amount: 990, created_at: at(50) }],
+  payments: [
+    { id: 15, kind: 'subscription', status: 'paid', amount: 990, currency: 'RUB', created_at: at(50) },
+    { id: 16, kind: 'package', status: 'refunded', amount: 290, currency: 'RUB', created_at: at(40) },
+  ],
+  generations: [{ id: 301, product: 'Картинка по описанию', status: 'succeeded', created_at: at(30) }],
+  chats: [{ id: 12, title: 'План статьи', messages: 6, updated_at: at(20) }],
+  ledger: [
+    { id: 90, kind: 'words', amount: 2500, reason: 'admin_adjustment', note: 'Компенсация за сбой', created_at: at(10) },
+    { id: 89, kind: 'media', amount: -1, reason: 'generation_hold', note: null, created_at: at(30) },
+    { id: 88, kind: 'words', amount: 10_000, reason: 'subscription_grant', note: null, created_at: at(50) },
+  ],
+};
+
+export const AUDIT: AuditEntry[] = [
+  { id: 3, actor_id: 41, actor_email: 'boris@example.ru', action: 'user.balance', entity: 'user', entity_id: '42', before: { wallet: 'words', balance: 10_000 }, after: { wallet: 'words', balance: 12_500, amount: 2500, reason: 'Компенсация за сбой' }, created_at: at(10) },
+  { id: 2, actor_id: 41, actor_email: 'boris@example.ru', action: 'user.update', entity: 'user', entity_id: '40', before: { role: 'user', blocked: false }, after: { role: 'user', blocked: true }, created_at: at(100) },
+  { id: 1, actor_id: null, actor_email: null, action: 'user.update', entity: 'user', entity_id: '41', before: { role: 'user', blocked: false }, after: { role: 'admin', blocked: false }, created_at: at(1000) },
+];
+
+export const FAILURES: JobFailure[] = [{ id: 5, job_id: 'j-5', queue: 'mail.send', payload: {}, error: 'Error: connect ECONNREFUSED 127.0.0.1:25', attempts: 6, failed_at: at(5), resolved_at: null }];
