@@ -15,7 +15,7 @@ import { openPage, setupE2E } from './support/index.ts';
  */
 
 // Steps a person can watch: the demo provider reports progress between them.
-const e2e = setupE2E({ env: { DEMO_STEP_DELAY_MS: '120' } });
+const e2e = setupE2E({ env: { DEMO_STEP_DELAY_MS: '60' } });
 const SHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
 
 beforeAll(async () => {
