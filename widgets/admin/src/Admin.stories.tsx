@@ -3,6 +3,7 @@ import { ApiError } from '@app/kit';
 import { freshQueries, pending } from '@app/kit/stories';
 import { AdminList } from './AdminList.tsx';
 import { AuditTab } from './AuditTab.tsx';
+import { Editor } from './Editor.tsx';
 import { fakeAdminApi } from './fake-api.ts';
 import { HomeTab } from './HomeTab.tsx';
 import { USER_COLUMNS } from './UsersTab.tsx';
@@ -47,3 +48,19 @@ export const AuditEmpty: Story = { decorators: [freshQueries], render: () => <Au
 export const Home: Story = { decorators: [freshQueries], render: () => <HomeTab api={fakeAdminApi()} navigate={noop} /> };
 export const HomeNoFailures: Story = { decorators: [freshQueries], render: () => <HomeTab api={fakeAdminApi({ failures: () => Promise.resolve({ data: [], last_page: 1 }) })} navigate={noop} /> };
 export const HomeOffline: Story = { decorators: [freshQueries], render: () => <HomeTab api={fakeAdminApi({ failures: offline })} navigate={noop} /> };
+export const EditorForm: Story = {
+  render: () => (
+    <Editor
+      label="Тариф"
+      fields={[
+        { name: 'name', label: 'Название', kind: 'text', required: true },
+        { name: 'amount', label: 'Цена, ₽', kind: 'number', required: true, min: 0 },
+        { name: 'popular', label: 'Популярный', kind: 'checkbox' },
+        { name: 'lines', label: 'Строки описания', kind: 'lines', hint: 'Одна строка — один пункт; [[words]] и [[media]] — значки слов и медиа токенов' },
+      ]}
+      initial={{ name: 'Стандарт', amount: 990, popular: true, lines: ['[[words]] 100 000 слов', '[[media]] 50 медиа токенов'] }}
+      submitLabel="Сохранить"
+      onSubmit={() => Promise.resolve()}
+    />
+  ),
+};
