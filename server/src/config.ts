@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { PROVIDER_KEY_ENV } from '@app/contracts';
 
 /** The repository root: relative paths in the configuration are resolved from here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -223,8 +224,8 @@ export interface Config {
   providerKeys: Readonly<Record<string, string>>;
 }
 
-/** Environment variables a provider connection may take its key from. */
-export const PROVIDER_KEY_NAME = /^[A-Z][A-Z0-9_]*_(API_KEY|API_TOKEN)$/;
+/** Environment variables a provider connection may take its key from (the admin's editor checks the same rule). */
+export const PROVIDER_KEY_NAME = PROVIDER_KEY_ENV;
 
 /** Local disk (the default) or an S3-compatible service. */
 export type StorageConfig =

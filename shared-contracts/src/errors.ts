@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, message: 'Слишком много попыток. Попробуйте позже' },
   INTERNAL: { status: 500, message: 'Произошла ошибка' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },
+  IN_USE: { status: 409, message: 'Запись используется, удалить её нельзя' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,6 +10,10 @@ export type ConnectionRef = Pick<ProviderConnectionRow, 'id' | 'name' | 'protoco
 
 type Adapter = DemoProvider | OpenAiProvider | ReplicateProvider;
 
+/** What a connection test asks a chat model, and how long its answer may be (reasoning models need some room). */
+const PROBE_PROMPT = 'Проверка связи. Ответь одним коротким предложением.';
+const PROBE_MAX_TOKENS = 64;
+
 /**
  * The adapters of provider connections, made once per connection (and again after an admin
  * changed it): the demo provider, an OpenAI-compatible API or a Replicate-protocol API. Keys come
@@ -40,6 +44,22 @@ export class ProviderRegistry {
     const adapter = this.adapter(conn);
     if (adapter instanceof OpenAiProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the OpenAI protocol has no predictions`);
     return adapter;
+  }
+
+  /**
+   * A small real request through `conn`, to see that it works: a short chat answer of `model`
+   * (OpenAI-compatible APIs and the demo) or the account the token belongs to (Replicate's
+   * protocol, where every model run costs money). Answers the provider's text; fails with a
+   * {@link ProviderError} (`aborted` when `signal` fires).
+   */
+  async probe(conn: ConnectionRef, req: { model: string; signal: AbortSignal }): Promise<string> {
+    const adapter = this.adapter(conn);
+    if (adapter instanceof ReplicateProvider) {
+      const account = await adapter.account({ signal: req.signal });
+      return account.name ? `${account.username} (${account.name})` : account.username;
+    }
+    const answer = await adapter.completeChat({ model: req.model, messages: [{ role: 'user', text: PROBE_PROMPT }], maxOutputTokens: PROBE_MAX_TOKENS, signal: req.signal });
+    return answer.text;
   }
 
   private adapter(conn: ConnectionRef): Adapter {

@@ -148,6 +148,13 @@ export class ReplicateProvider implements PredictionProvider {
     return parsePrediction(await this.call('POST', `/v1/predictions/${encodeURIComponent(id)}/cancel`, undefined, opts.signal));
   }
 
+  /** The account the token belongs to (`GET /v1/account`): a call that costs nothing and checks the token and the API. */
+  async account(opts: { signal?: AbortSignal } = {}): Promise<{ username: string; name: string | null }> {
+    const reply = z.object({ username: z.string(), name: z.string().nullable().optional() }).safeParse(await this.call('GET', '/v1/account', undefined, opts.signal));
+    if (!reply.success) throw new ProviderError('invalid_response', 'replicate: unexpected account reply');
+    return { username: reply.data.username, name: reply.data.name ?? null };
+  }
+
   /** The account's webhook signing secret (`whsec_…`), from `GET /v1/webhooks/default/secret`. */
   async getWebhookSecret(opts: { signal?: AbortSignal } = {}): Promise<string> {
     const reply = z.object({ key: z.string().startsWith('whsec_') }).safeParse(await this.call('GET', '/v1/webhooks/default/secret', undefined, opts.signal));

@@ -332,7 +332,7 @@ export interface WebhookDelivery {
 /**
  * Replicate's HTTP API on 127.0.0.1: `POST /v1/models/{owner}/{name}/predictions`,
  * `POST /v1/predictions {version}`, `GET /v1/predictions/{id}`, `POST /v1/predictions/{id}/cancel`,
- * `GET /v1/webhooks/default/secret`, Bearer auth, output files under `/files/`. A prediction
+ * `GET /v1/webhooks/default/secret`, `GET /v1/account`, Bearer auth, output files under `/files/`. A prediction
  * moves one step on each poll (or on `advance`): starting → processing (tqdm logs 0%, then 50%)
  * → succeeded (or failed with `failWith`). With a webhook it POSTs the prediction, signed with
  * `webhookSecret` the Standard Webhooks way, for the events in its `webhook_events_filter`.
@@ -494,6 +494,7 @@ export class FakeReplicate {
     if (req.method === 'POST' && byModel) return this.create(req, res, `${byModel[1] ?? ''}/${byModel[2] ?? ''}`);
     if (req.method === 'POST' && path === '/v1/predictions') return this.create(req, res, null);
     if (req.method === 'GET' && path === '/v1/webhooks/default/secret') return sendJson(res, 200, { key: this.webhookSecret });
+    if (req.method === 'GET' && path === '/v1/account') return sendJson(res, 200, { type: 'user', username: 'fake-owner', name: 'Fake Owner', github_url: null });
     const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(path);
     const p = one ? this.predictions.get(one[1] ?? '') : undefined;
     if (!one || !p) return sendJson(res, 404, { detail: 'Not found.', status: 404 });
