@@ -27,6 +27,7 @@ import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
 import welcomeRoutes from './features/welcome/welcome.routes.ts';
 import filesRoutes from './features/files/files.routes.ts';
 import adminRoutes from './features/admin/admin.routes.ts';
+import adminBillingRoutes from './features/admin/admin-billing.routes.ts';
 import chatRoutes from './features/chat/chat.routes.ts';
 import catalogRoutes from './features/catalog/catalog.routes.ts';
 import generationRoutes from './features/generations/generations.routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(welcomeRoutes);
   await app.register(filesRoutes);
   await app.register(adminRoutes);
+  await app.register(adminBillingRoutes);
   await app.register(chatRoutes);
   await app.register(catalogRoutes);
   await app.register(generationRoutes);

@@ -12,6 +12,7 @@ export * from './generation.contract.ts';
 export * from './files.contract.ts';
 export * from './admin.contract.ts';
 export * from './admin.browser.ts';
+export * from './admin-billing.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';
@@ -24,6 +25,7 @@ import { catalogRoutes } from './catalog.contract.ts';
 import { generationRoutes } from './generation.contract.ts';
 import { fileRoutes } from './files.contract.ts';
 import { adminRoutes } from './admin.contract.ts';
+import { adminBillingRoutes } from './admin-billing.contract.ts';
 
 /** Every call of the API, by feature. */
 export const routes = {
@@ -35,4 +37,5 @@ export const routes = {
   generations: generationRoutes,
   files: fileRoutes,
   admin: adminRoutes,
+  adminBilling: adminBillingRoutes,
 } as const;

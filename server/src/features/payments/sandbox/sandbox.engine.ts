@@ -245,6 +245,8 @@ export const sandboxRenewalsJob = defineJob({
   options: { retries: 0, policy: 'singleton' },
   enabled: (ctx) => ctx.config.cloudpayments.sandbox,
   run: async (ctx) => {
+    // An admin switched the sandbox off (Настройки): nothing is charged until it is on again.
+    if (!ctx.settings.current.sandbox_payments) return;
     await runSandboxRenewals(ctx);
   },
 });
