@@ -28,6 +28,7 @@ import welcomeRoutes from './features/welcome/welcome.routes.ts';
 import filesRoutes from './features/files/files.routes.ts';
 import adminRoutes from './features/admin/admin.routes.ts';
 import adminAiRoutes from './features/admin/admin-ai.routes.ts';
+import adminBillingRoutes from './features/admin/admin-billing.routes.ts';
 import chatRoutes from './features/chat/chat.routes.ts';
 import catalogRoutes from './features/catalog/catalog.routes.ts';
 import generationRoutes from './features/generations/generations.routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(filesRoutes);
   await app.register(adminRoutes);
   await app.register(adminAiRoutes);
+  await app.register(adminBillingRoutes);
   await app.register(chatRoutes);
   await app.register(catalogRoutes);
   await app.register(generationRoutes);

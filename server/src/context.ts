@@ -14,6 +14,7 @@ import { PgListener } from './lib/pg-listener.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
 import { ModelCache } from './features/ai/model-cache.ts';
+import { SettingsStore, defaultSettings } from './features/settings/settings.store.ts';
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -41,6 +42,8 @@ export interface AppContext {
   readonly models: ModelCache;
   /** Chat answers being written by this process. */
   readonly chatRuns: ChatRuns;
+  /** What admins set at run time (welcome gift, links, sandbox switches), with the environment as defaults. */
+  readonly settings: SettingsStore;
 }
 
 export interface ContextDeps {
@@ -71,6 +74,7 @@ export function createContext(deps: ContextDeps): AppContext {
     providers: new ProviderRegistry(config),
     models: new ModelCache(),
     chatRuns: new ChatRuns(() => ctx),
+    settings: new SettingsStore(defaultSettings(config), deps.log),
   };
   return ctx;
 }
@@ -79,6 +83,8 @@ export function createContext(deps: ContextDeps): AppContext {
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
   ctx.chatRuns.listen();
   ctx.models.listen(ctx.listener);
+  ctx.settings.listen(ctx.listener, ctx.db);
+  await ctx.settings.load(ctx.db);
   await ctx.jobs.start(ctx, opts);
   await ctx.listener.start();
 }

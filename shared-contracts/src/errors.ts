@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, message: 'Произошла ошибка' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },
   IN_USE: { status: 409, message: 'Запись используется, удалить её нельзя' },
+  REFUND_NOT_ALLOWED: { status: 409, message: 'Вернуть можно только оплаченный платёж' },
+  REFUND_TOO_LARGE: { status: 409, message: 'Сумма больше, чем осталось вернуть' },
+  SANDBOX_DISABLED: { status: 422, message: 'Тестовый режим отключён администратором' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

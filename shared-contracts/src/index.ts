@@ -14,6 +14,7 @@ export * from './admin.contract.ts';
 export * from './admin.browser.ts';
 export * from './admin-ai.contract.ts';
 export * from './admin-ai.browser.ts';
+export * from './admin-billing.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';
@@ -27,6 +28,7 @@ import { generationRoutes } from './generation.contract.ts';
 import { fileRoutes } from './files.contract.ts';
 import { adminRoutes } from './admin.contract.ts';
 import { adminAiRoutes } from './admin-ai.contract.ts';
+import { adminBillingRoutes } from './admin-billing.contract.ts';
 
 /** Every call of the API, by feature. */
 export const routes = {
@@ -39,4 +41,5 @@ export const routes = {
   files: fileRoutes,
   admin: adminRoutes,
   adminAi: adminAiRoutes,
+  adminBilling: adminBillingRoutes,
 } as const;

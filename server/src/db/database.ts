@@ -10,13 +10,14 @@ import type { ChatTables } from '../features/chat/chat.table.ts';
 import type { CatalogTables } from '../features/catalog/catalog.table.ts';
 import type { GenerationTables } from '../features/generations/generations.table.ts';
 import type { AuditTables } from '../features/admin/audit.table.ts';
+import type { SettingsTables } from '../features/settings/settings.table.ts';
 
 // int8 (ids, balances, sums) as numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Every table, from each feature's `.table.ts`. */
-export interface DB extends AccountTables, WalletTables, BillingTables, JobTables, FileTables, AiTables, ChatTables, CatalogTables, GenerationTables, AuditTables {}
+export interface DB extends AccountTables, WalletTables, BillingTables, JobTables, FileTables, AiTables, ChatTables, CatalogTables, GenerationTables, AuditTables, SettingsTables {}
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;

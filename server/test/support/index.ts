@@ -5,3 +5,4 @@ export * from './billing.ts';
 export * from './fakes.ts';
 export * from './http.ts';
 export * from './generations.ts';
+export * from './admin.ts';

@@ -22,6 +22,7 @@ import { autoChargeAt, countAutoCharges, countSuccessfulCharges } from './auto-c
 import { savedCard } from './cards.queries.ts';
 import type { SubscriptionRow } from './billing.table.ts';
 import { onePerPage } from '../../lib/pagination.ts';
+import { assertSandboxOn } from '../settings/settings.store.ts';
 
 const PRODUCT = 'Нейростудия';
 
@@ -72,6 +73,7 @@ export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, 
   const tariff = await findTariff(ctx.db, tariffId);
   if (!tariff) throw new AppError('TARIFF_NOT_FOUND');
   if (!tariff.active || isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
+  assertSandboxOn(ctx, 'payments');
   const { config } = ctx;
   return ctx.db.transaction().execute(async (tx) => {
     // Serialises payment starts of one user with each other and with Pay handlers (which lock the user the same way, before any subscription).
@@ -125,6 +127,7 @@ export async function startPackagePayment(ctx: AppContext, viewer: Viewer, tarif
   const tariff = await findTariff(ctx.db, tariffId);
   if (!tariff) throw new AppError('TARIFF_NOT_FOUND');
   if (!tariff.active || !isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
+  assertSandboxOn(ctx, 'payments');
   const current = await currentSubscription(ctx.db, viewer.id);
   if (!current) throw new AppError('SUBSCRIPTION_REQUIRED');
   if (current.status === 'cancelled') throw new AppError('SUBSCRIPTION_CANCELLED');

@@ -93,6 +93,33 @@ export interface AutoChargesTable {
   updated_at: UpdatedAt;
 }
 
+export type RefundStatus = 'requested' | 'done' | 'failed';
+
+/**
+ * A refund of one payment (an invoice or a renewal charge): an admin's request (reason, actor,
+ * `request_id`) stays `requested` until CloudPayments reports it, then `done` with what it
+ * applied; a refund made at CloudPayments itself arrives `done` with no actor.
+ */
+export interface PaymentRefundsTable {
+  id: Generated<number>;
+  invoice_id: Nullable<number>;
+  auto_charge_id: Nullable<number>;
+  user_id: number;
+  payment_transaction_id: number;
+  amount_kopecks: number;
+  /** What the refund took off the payment (capped at what was left); null until reported. */
+  applied_kopecks: Nullable<number>;
+  status: RefundStatus;
+  /** CloudPayments' id of the refund transaction, from its reply or its notification. */
+  refund_transaction_id: Nullable<number>;
+  reason: Nullable<string>;
+  request_id: Nullable<string>;
+  actor_id: Nullable<number>;
+  created_at: CreatedAt;
+  applied_at: Nullable<Date>;
+  updated_at: UpdatedAt;
+}
+
 export interface SubscriptionLogTable {
   id: Generated<number>;
   subscription_id: number;
@@ -185,6 +212,8 @@ export interface BillingTables {
   user_cards: UserCardsTable;
   conversions: ConversionsTable;
   sandbox_subscriptions: SandboxSubscriptionsTable;
+  sandbox_refunds: { request_id: string; transaction_id: number; created_at: CreatedAt };
+  payment_refunds: PaymentRefundsTable;
   dashboard_cards: DashboardCardsTable;
   telegram_links: TelegramLinksTable;
   sandbox_telegram_members: { telegram_id: number };

@@ -92,13 +92,18 @@ export function buildWidgetOptions(opts: {
 /** The calls our server makes to CloudPayments' API. */
 export interface CloudPaymentsApi {
   cancelSubscription(id: string): Promise<void>;
-  /** Refunds `amountRub` of a payment; CloudPayments confirms with a Refund notification. */
-  refund(transactionId: number, amountRub: number): Promise<void>;
+  /**
+   * Refunds `amountRub` of a payment; CloudPayments confirms with a Refund notification. Calls with
+   * the same `requestId` are one refund (a retried job repeats it); answers the refund's
+   * transaction id when the reply names it.
+   */
+  refund(transactionId: number, amountRub: number, requestId: string): Promise<number | null>;
 }
 
 interface ApiReply {
   Success?: boolean;
   Message?: string | null;
+  Model?: { TransactionId?: unknown } | null;
 }
 
 /** CloudPayments' server API: POST JSON, HTTP Basic `PublicId:ApiSecret`, idempotent by X-Request-ID. */
@@ -145,9 +150,10 @@ export class HttpCloudPaymentsApi implements CloudPaymentsApi {
     if (reply.Success !== true) throw new AppError('PAYMENT_PROVIDER_ERROR');
   }
 
-  async refund(transactionId: number, amountRub: number): Promise<void> {
-    // One refund per payment: a retried job repeats the same request id.
-    const reply = await this.post('/payments/refund', { TransactionId: transactionId, Amount: round2(amountRub) }, `refund-${String(transactionId)}`);
+  async refund(transactionId: number, amountRub: number, requestId: string): Promise<number | null> {
+    const reply = await this.post('/payments/refund', { TransactionId: transactionId, Amount: round2(amountRub) }, requestId);
     if (reply.Success !== true) throw new AppError('PAYMENT_PROVIDER_ERROR');
+    const id = reply.Model?.TransactionId;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
   }
 }

@@ -31,6 +31,7 @@ import {
 } from './notifications.queries.ts';
 import { PaymentNotificationSchema, RecurrentNotificationSchema, type PaymentNotification, type RecurrentNotification } from './notification.schema.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from './payments.jobs.ts';
+import { recordAppliedRefund } from './refunds.queries.ts';
 
 /** Reads a notification body as sent (form-encoded or JSON). */
 function parseBody(contentType: string | undefined, raw: string): Record<string, unknown> | undefined {
@@ -389,6 +390,7 @@ async function applyRefund(ctx: AppContext, tx: Tx, paymentTransactionId: number
     await takeBack(tx, invoice.user_id, { type: 'invoice', id: invoice.id }, invoice.amount_kopecks, span, key);
     const whole = span.to >= invoice.amount_kopecks;
     await updateInvoice(tx, invoice.id, { refunded_kopecks: span.to, ...(whole && invoice.status !== 'refunded' ? { status: 'refunded' as const, refunded_at: now } : {}) });
+    await recordAppliedRefund(tx, { payment: { invoiceId: invoice.id }, userId: invoice.user_id, paymentTransactionId, refundTransactionId: n.TransactionId, reportedKopecks: refunded, appliedKopecks: span.to - span.from });
     if (sub && whole && (sub.status === 'active' || sub.status === 'past_due' || sub.status === 'cancelled')) {
       await changeSubscription(tx, sub, 'expired', 'refunded', n.TransactionId, { ended_at: now, period_end: now, cancelled_at: sub.cancelled_at ?? now });
       if (sub.cp_subscription_id && sub.status !== 'cancelled') await ctx.jobs.send(cancelCpSubscriptionJob, { id: sub.cp_subscription_id }, { tx });
@@ -401,6 +403,7 @@ async function applyRefund(ctx: AppContext, tx: Tx, paymentTransactionId: number
     await takeBack(tx, charge.user_id, { type: 'auto_charge', id: charge.id }, charge.amount_kopecks, span, key);
     const whole = span.to >= charge.amount_kopecks;
     await updateChargeRefund(tx, charge.id, span.to, whole && charge.refunded_at === null ? now : undefined);
+    await recordAppliedRefund(tx, { payment: { autoChargeId: charge.id }, userId: charge.user_id, paymentTransactionId, refundTransactionId: n.TransactionId, reportedKopecks: refunded, appliedKopecks: span.to - span.from });
     return CP_CODES.ok;
   }
   // Its Pay may not be applied yet (still being retried): ask CloudPayments to send the refund again later.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '../../jobs/job.ts';
+import { refundFailed, refundSent } from './refunds.queries.ts';
 
 /** Cancels a CloudPayments subscription after the transaction that decided it committed. */
 export const cancelCpSubscriptionJob = defineJob({
@@ -9,11 +10,33 @@ export const cancelCpSubscriptionJob = defineJob({
   run: (ctx, { id }) => ctx.cloudpayments.cancelSubscription(id),
 });
 
-/** Refunds a payment that must not stand (a second trial), after the transaction that decided it committed. */
+const REFUND_RETRIES = 10;
+
+/**
+ * Refunds a payment through CloudPayments after the transaction that decided it committed: a
+ * payment that must not stand (a second trial: the whole payment, once per payment) or an
+ * admin's refund (`refundId`, its `payment_refunds` row: once per request, however often the job
+ * runs, as the same request id reaches CloudPayments). Money and tokens move only when
+ * CloudPayments' Refund notification arrives.
+ */
 export const refundTransactionJob = defineJob({
   name: 'payments.refund-transaction',
-  payload: z.object({ transactionId: z.number().int().positive(), amountKopecks: z.number().int().positive() }),
-  options: { retries: 10, policy: 'stately' },
-  singletonKey: ({ transactionId }) => String(transactionId),
-  run: (ctx, { transactionId, amountKopecks }) => ctx.cloudpayments.refund(transactionId, amountKopecks / 100),
+  payload: z.object({ transactionId: z.number().int().positive(), amountKopecks: z.number().int().positive(), refundId: z.number().int().positive().optional() }),
+  options: { retries: REFUND_RETRIES, policy: 'stately' },
+  singletonKey: ({ transactionId, refundId }) => (refundId === undefined ? String(transactionId) : `refund:${String(refundId)}`),
+  run: async (ctx, { transactionId, amountKopecks, refundId }, { attempt }) => {
+    if (refundId === undefined) {
+      await ctx.cloudpayments.refund(transactionId, amountKopecks / 100, `refund-${String(transactionId)}`);
+      return;
+    }
+    let refundTransactionId: number | null;
+    try {
+      refundTransactionId = await ctx.cloudpayments.refund(transactionId, amountKopecks / 100, `refund-${String(transactionId)}-${String(refundId)}`);
+    } catch (err) {
+      // Refused (or unreachable) for good: the request no longer holds back what it asked for.
+      if (attempt > REFUND_RETRIES) await refundFailed(ctx.db, refundId);
+      throw err;
+    }
+    await refundSent(ctx.db, refundId, refundTransactionId);
+  },
 });

@@ -8,6 +8,7 @@ import { pageContext } from '../pages/page-context.ts';
 import { issueCsrfCookie, XSRF_COOKIE } from '../accounts/csrf.ts';
 import { claimWelcomeGift, closeWelcome, handleTelegramUpdate, linkTelegram, sandboxTelegramId, welcomeState } from './welcome.service.ts';
 import { addSandboxMember, welcomeFields } from './welcome.queries.ts';
+import { assertSandboxOn } from '../settings/settings.store.ts';
 
 const SANDBOX_BOT_ERRORS: Record<string, string> = {
   STALE_LINK: 'Ссылка устарела. Откройте бота заново со страницы «Главная».',
@@ -43,6 +44,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
     if (!query.success) return renderErrorPage(reply, 404, pageContext(ctx, req));
     const csrf = req.cookies[XSRF_COOKIE] ?? issueCsrfCookie(reply, ctx.secrets.appSecret, ctx.config.publicUrl.startsWith('https://'));
     const { done, error } = req.query as Record<string, string | undefined>;
+    const channel = ctx.settings.current.telegram_channel;
     const errorText = error ? (SANDBOX_BOT_ERRORS[error] ?? (error in ERROR_CODES ? ERROR_CODES[error as ErrorCode].message : ERROR_CODES.BAD_REQUEST.message)) : null;
     return app.sendPage(req, reply, {
       access: 'user',
@@ -55,10 +57,10 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
   <h1 class="card__title">Бот Нейростудии (песочница)</h1>
   ${errorText ? html`<div class="alert alert-error" role="alert">${errorText}</div>` : ''}
   ${done === 'join'
-    ? html`<div class="alert alert-success" role="status">Готово: аккаунт привязан и вы подписаны на канал ${telegram.channel}. Вернитесь на сайт и нажмите «Я подписался».</div>`
+    ? html`<div class="alert alert-success" role="status">Готово: аккаунт привязан и вы подписаны на канал ${channel}. Вернитесь на сайт и нажмите «Я подписался».</div>`
     : done === 'open'
-      ? html`<div class="alert alert-info" role="status">Аккаунт привязан, но вы ещё не подписаны на канал ${telegram.channel}.</div>`
-      : html`<p>Так выглядел бы диалог с ботом: он привязывает ваш аккаунт и проверяет подписку на канал ${telegram.channel}.</p>`}
+      ? html`<div class="alert alert-info" role="status">Аккаунт привязан, но вы ещё не подписаны на канал ${channel}.</div>`
+      : html`<p>Так выглядел бы диалог с ботом: он привязывает ваш аккаунт и проверяет подписку на канал ${channel}.</p>`}
   <form method="post" action="/sandbox/telegram" class="form">
     <input type="hidden" name="start" value="${query.data.start}">
     <input type="hidden" name="_token" value="${csrf}">
@@ -83,6 +85,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
       if (!viewer) throw new AppError('UNAUTHENTICATED');
       const body = SandboxBotBodySchema.safeParse(fields);
       if (!body.success) return await back('error=BAD_REQUEST');
+      assertSandboxOn(ctx, 'telegram');
       const telegramId = sandboxTelegramId(viewer.id);
       const linked = await linkTelegram(ctx, body.data.start, telegramId);
       if (linked === 'unknown-code') {

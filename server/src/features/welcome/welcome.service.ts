@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.ts';
-import { WELCOME_GIFT, type Balances, type WelcomeState } from '@app/contracts';
+import type { Balances, WelcomeState } from '@app/contracts';
 import { AppError } from '../../lib/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { credit, getBalances, mediaFromWire } from '../wallet/wallet.queries.ts';
+import { assertSandboxOn } from '../settings/settings.store.ts';
 import { isChannelMember } from './telegram.client.ts';
 import {
   closeWelcomeNotice,
@@ -23,7 +24,8 @@ const LINK_TTL_MS = 24 * 3_600_000;
 /** Telegram ids the sandbox bot gives: one per site account, far from real ones' range. */
 export const sandboxTelegramId = (userId: number) => 7_000_000_000 + userId;
 
-const channelUrl = (channel: string) => `https://t.me/${channel.replace(/^@/, '')}`;
+/** The news channel's address (the settings name it as the Bot API does: `@name`). */
+export const channelUrl = (channel: string) => `https://t.me/${channel.replace(/^@/, '')}`;
 
 async function linkCode(ctx: AppContext, userId: number): Promise<string> {
   const existing = await openLinkCode(ctx.db, userId, new Date(Date.now() - LINK_TTL_MS));
@@ -41,11 +43,12 @@ export async function isGiftClaimed(ctx: AppContext, userId: number): Promise<bo
 export async function welcomeState(ctx: AppContext, userId: number): Promise<WelcomeState> {
   const user = await welcomeFields(ctx.db, userId);
   const { telegram } = ctx.config;
+  const settings = ctx.settings.current;
   const code = await linkCode(ctx, userId);
   return {
     visible: user.welcome_closed_at === null,
-    gift: { words: WELCOME_GIFT.words, media: WELCOME_GIFT.media },
-    channel_url: channelUrl(telegram.channel),
+    gift: { words: settings.welcome_words, media: settings.welcome_media },
+    channel_url: channelUrl(settings.telegram_channel),
     bot_url: telegram.sandbox ? `/sandbox/telegram?start=${code}` : `https://t.me/${telegram.botUsername}?start=${code}`,
     linked: user.telegram_id !== null,
     claimed: await isGiftClaimed(ctx, userId),
@@ -79,20 +82,24 @@ async function linkOnce(ctx: AppContext, code: string, telegramId: number): Prom
   });
 }
 
-/** Checks channel membership and grants the welcome gift, at most once per account. */
+/** Checks channel membership and grants the welcome gift (the amounts in the settings at the time), at most once per account. */
 export async function claimWelcomeGift(ctx: AppContext, userId: number): Promise<Balances> {
   if (await isGiftClaimed(ctx, userId)) throw new AppError('GIFT_ALREADY_CLAIMED');
+  assertSandboxOn(ctx, 'telegram');
   const user = await welcomeFields(ctx.db, userId);
   if (user.telegram_id === null) throw new AppError('TELEGRAM_NOT_LINKED');
-  const member = await ctx.telegram.getChatMember(ctx.config.telegram.channel, user.telegram_id);
+  const settings = ctx.settings.current;
+  const member = await ctx.telegram.getChatMember(settings.telegram_channel, user.telegram_id);
   if (!isChannelMember(member)) throw new AppError('TELEGRAM_NOT_MEMBER');
   const granted = await ctx.db.transaction().execute(async (tx) => {
     // NO KEY UPDATE: a plain FOR UPDATE blocks every ledger or hold insert of this user (their user_id foreign key) and
     // deadlocks with a refund that has locked the wallet and is about to write its ledger row.
     await lockUserNoKey(tx, userId);
-    const words = await credit(tx, { userId, kind: 'words', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'words'), refType: 'telegram', refId: user.telegram_id ?? undefined }, WELCOME_GIFT.words);
+    const words = await credit(tx, { userId, kind: 'words', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'words'), refType: 'telegram', refId: user.telegram_id ?? undefined }, settings.welcome_words);
     if (!words) return false;
-    await credit(tx, { userId, kind: 'media', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'media'), refType: 'telegram', refId: user.telegram_id ?? undefined }, mediaFromWire(WELCOME_GIFT.media));
+    // The words' line marks the gift as claimed (the settings keep it at 1 word at least); media may be set to none.
+    const media = mediaFromWire(settings.welcome_media);
+    if (media > 0) await credit(tx, { userId, kind: 'media', reason: 'welcome_gift', idempotencyKey: giftKey(userId, 'media'), refType: 'telegram', refId: user.telegram_id ?? undefined }, media);
     return true;
   });
   if (!granted) throw new AppError('GIFT_ALREADY_CLAIMED');
@@ -112,7 +119,7 @@ export async function handleTelegramUpdate(ctx: AppContext, update: { message?: 
   if (!match?.[1] || typeof from !== 'number') return;
   const result = await linkTelegram(ctx, match[1], from);
   if (typeof chat !== 'number') return;
-  const channel = ctx.config.telegram.channel;
+  const channel = ctx.settings.current.telegram_channel;
   const reply = {
     linked: `Аккаунт Нейростудии привязан. Подпишитесь на канал ${channel} и нажмите на сайте «Я подписался», чтобы получить подарок.`,
     'unknown-code': 'Ссылка устарела. Откройте бота заново с сайта Нейростудии.',

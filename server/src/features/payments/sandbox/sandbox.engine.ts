@@ -12,7 +12,7 @@ import { findUserById } from '../../accounts/users.queries.ts';
 import { signNotification, type CloudPaymentsApi } from '../cloudpayments.ts';
 import { receiveNotification } from '../notifications.service.ts';
 import { tariffTokens } from '../notifications.queries.ts';
-import { cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxSubscription, insertSandboxSubscription, nextSandboxTransactionId, updateSandboxSubscription } from './sandbox.queries.ts';
+import { cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxSubscription, insertSandboxSubscription, nextSandboxTransactionId, sandboxRefundId, updateSandboxSubscription } from './sandbox.queries.ts';
 
 /**
  * The payment sandbox plays CloudPayments' part when no keys are configured: it "charges"
@@ -26,9 +26,6 @@ const DECLINE = {
   unknownCard: { reason: 'RejectedByBank', code: '5005', text: 'Карта отклонена: в тестовом режиме принимаются только тестовые карты' },
   refused: { reason: 'RejectedByMerchant', code: '5057', text: 'Платёж отклонён магазином' },
 } as const;
-
-/** Sandbox refund ids: the refunded payment's id above this (payments are numbered from 1 by a sequence). */
-const REFUND_ID_OFFSET = 9_000_000_000;
 
 /** After this many failed renewal charges the subscription is Rejected (as CloudPayments does). */
 const MAX_FAILED_RENEWALS = 3;
@@ -248,6 +245,8 @@ export const sandboxRenewalsJob = defineJob({
   options: { retries: 0, policy: 'singleton' },
   enabled: (ctx) => ctx.config.cloudpayments.sandbox,
   run: async (ctx) => {
+    // An admin switched the sandbox off (Настройки): nothing is charged until it is on again.
+    if (!ctx.settings.current.sandbox_payments) return;
     await runSandboxRenewals(ctx);
   },
 });
@@ -264,13 +263,14 @@ export class SandboxCloudPaymentsApi implements CloudPaymentsApi {
     }
   }
 
-  async refund(transactionId: number, amountRub: number): Promise<void> {
+  async refund(transactionId: number, amountRub: number, requestId: string): Promise<number> {
     const ctx = this.ctx();
-    // One refund per payment, however often the refund job retries: the same refund id, so its notification applies once.
-    const refundId = REFUND_ID_OFFSET + transactionId;
+    // One refund per request id, however often the refund job retries (as CloudPayments' X-Request-ID): the same refund id, so its notification applies once.
+    const refundId = await sandboxRefundId(ctx.db, requestId);
     await ctx.jobs.send(sandboxNotifyJob, {
       kind: 'refund',
       fields: { TransactionId: refundId, PaymentTransactionId: transactionId, Amount: amountRub.toFixed(2), Currency: 'RUB', DateTime: cpDateTime(new Date()), OperationType: 'Refund', TestMode: 1 },
     });
+    return refundId;
   }
 }

@@ -10,6 +10,13 @@ export async function nextSandboxTransactionId(db: Executor): Promise<number> {
   return first.id;
 }
 
+/** The sandbox's refund transaction of a request id: made at the first call, the same ever after. */
+export async function sandboxRefundId(db: Executor, requestId: string): Promise<number> {
+  await sql`insert into sandbox_refunds (request_id, transaction_id) values (${requestId}, nextval('sandbox_transaction_seq')) on conflict (request_id) do nothing`.execute(db);
+  const row = await db.selectFrom('sandbox_refunds').select('transaction_id').where('request_id', '=', requestId).executeTakeFirstOrThrow();
+  return row.transaction_id;
+}
+
 export const insertSandboxSubscription = (db: Executor, s: Insertable<SandboxSubscriptionsTable>) => db.insertInto('sandbox_subscriptions').values(s).execute();
 
 export const findSandboxSubscription = (db: Executor, id: string) => db.selectFrom('sandbox_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();

@@ -8,6 +8,7 @@ import { rubles } from '../../billing/money.ts';
 import { runSandboxRenewals, sandboxCharge } from './sandbox.engine.ts';
 import { findUserInvoice } from '../../billing/invoices.queries.ts';
 import { SANDBOX_WIDGET_SCRIPT } from './sandbox-script.ts';
+import { assertSandboxOn } from '../../settings/settings.store.ts';
 
 const CheckoutQuerySchema = z.object({ payment_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
@@ -52,11 +53,13 @@ export default async function sandboxRoutes(app: FastifyInstance): Promise<void>
 
   mountRoute(app, billingRoutes.sandboxCharge, async ({ req, viewer, body }) => {
     assertEnabled();
+    assertSandboxOn(ctx, 'payments');
     return sandboxCharge(ctx, viewer.id, body, req.ip);
   });
 
   mountRoute(app, billingRoutes.sandboxRenew, async ({ body }) => {
     assertEnabled();
+    assertSandboxOn(ctx, 'payments');
     return runSandboxRenewals(ctx, body.subscription_id);
   });
 }

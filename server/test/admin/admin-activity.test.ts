@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
+import { adminCalls, createTestApp, newAdmin, newUser, type Page, type TestApp, type TestUser } from '../support/index.ts';
+
+/* Every user's generation runs (История генераций) and chats (Чат) as the admin panel reads them. */
+
+let t: TestApp;
+let api: ReturnType<typeof adminCalls>;
+beforeAll(async () => {
+  t = await createTestApp({ workers: false });
+  api = adminCalls(t.app, (await newAdmin(t.db)).token);
+});
+afterAll(() => t.close());
+
+interface Generation {
+  id: number;
+  email: string;
+  product: string;
+  model: string;
+  status: string;
+  wallet: string;
+  cost: number;
+  prompt: string;
+  outputs: number[];
+}
+interface Chat {
+  id: number;
+  email: string;
+  title: string;
+  message_count: number;
+  words: number;
+  messages: { role: string; text: string; model: string | null; status: string; words: number; error: string | null; files: number[] }[];
+  truncated: boolean;
+}
+
+const mark = () => crypto.randomBytes(3).toString('hex');
+
+async function file(db: Db, owner: TestUser): Promise<number> {
+  const row = await db
+    .insertInto('files')
+    .values({ owner_id: owner.id, storage_key: crypto.randomBytes(16).toString('hex'), content_type: 'image/png', size: 10, original_name: 'a.png', purpose: 'generation_result' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function run(db: Db, user: TestUser, values: { product: string; status?: 'queued' | 'succeeded' | 'failed'; wallet?: 'words' | 'media'; cost?: number; prompt?: string; outputs?: number[] }) {
+  const row = await db
+    .insertInto('generations')
+    .values({
+      user_id: user.id,
+      variant: 'img',
+      product_name: values.product,
+      model_name: 'Демо-картинки',
+      prompt: values.prompt ?? 'Кот на луне',
+      wallet: values.wallet ?? 'media',
+      cost: values.cost ?? 10,
+      status: values.status ?? 'succeeded',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const [position, fileId] of (values.outputs ?? []).entries()) await db.insertInto('generation_files').values({ generation_id: row.id, file_id: fileId, role: 'output', position }).execute();
+  return row.id;
+}
+
+describe('GET /api/admin/generations', () => {
+  it('lists every user’s runs with owner, cost and outputs; searched by email or product, filtered by status, sorted', async () => {
+    const m = mark();
+    const [anna, boris] = [await newUser(t.db, { email: `anna-${m}@runs.ru` }), await newUser(t.db, { email: `boris-${m}@runs.ru` })];
+    const outputs = [await file(t.db, anna), await file(t.db, anna)];
+    const a = await run(t.db, anna, { product: `Портрет ${m}`, cost: 25, outputs });
+    const b = await run(t.db, boris, { product: `Портрет ${m}`, status: 'failed', cost: 0 });
+    const c = await run(t.db, boris, { product: `Текст ${m}`, wallet: 'words', cost: 420, prompt: 'x'.repeat(2000) });
+    const byProduct = await api.get<Page<Generation>>(`/api/admin/generations?q=${encodeURIComponent(`Портрет ${m}`)}&sort=id&dir=asc`);
+    expect(byProduct.data.map((g) => [g.id, g.email, g.status])).toEqual([
+      [a, anna.email, 'succeeded'],
+      [b, boris.email, 'failed'],
+    ]);
+    expect(byProduct.data[0]).toMatchObject({ wallet: 'media', cost: 2.5, outputs, model: 'Демо-картинки', prompt: 'Кот на луне' });
+    const byEmail = await api.get<Page<Generation>>(`/api/admin/generations?q=boris-${m}&sort=cost&dir=desc`);
+    expect(byEmail.data.map((g) => [g.id, g.cost])).toEqual([
+      [c, 420],
+      [b, 0],
+    ]);
+    expect(byEmail.data[0]?.prompt).toHaveLength(500);
+    expect((await api.get<Page<Generation>>(`/api/admin/generations?q=${m}&status=failed`)).data.map((g) => g.id)).toEqual([b]);
+    for (const q of ['status=done', 'sort=prompt', 'page=-1']) expect((await api.send('GET', `/api/admin/generations?${q}`)).statusCode, q).toBe(400);
+  });
+});
+
+describe('GET /api/admin/chats', () => {
+  async function chat(user: TestUser, title: string, messages: { role: 'user' | 'assistant'; text: string; words?: number; status?: 'done' | 'failed'; error?: string }[]) {
+    const row = await t.db.insertInto('chats').values({ user_id: user.id, title }).returning('id').executeTakeFirstOrThrow();
+    for (const m of messages) {
+      await t.db
+        .insertInto('chat_messages')
+        .values({ chat_id: row.id, user_id: user.id, role: m.role, text: m.text, words: m.words ?? 0, status: m.status ?? 'done', model_name: m.role === 'assistant' ? 'Демо-ассистент' : null, error: m.error ?? null })
+        .execute();
+    }
+    return row.id;
+  }
+
+  it('lists chats with their owners, message counts and words, searched by email or title; one chat with its messages and images', async () => {
+    const m = mark();
+    const user = await newUser(t.db, { email: `chatter-${m}@chat.ru` });
+    const first = await chat(user, `Рецепты ${m}`, [
+      { role: 'user', text: 'Как испечь хлеб?' },
+      { role: 'assistant', text: 'Возьмите муку…', words: 120 },
+      { role: 'user', text: 'А без дрожжей?' },
+      { role: 'assistant', text: '', words: 0, status: 'failed', error: 'provider timeout' },
+    ]);
+    const second = await chat(user, `Код ${m}`, [{ role: 'user', text: 'Привет' }]);
+    const image = await file(t.db, user);
+    const question = await t.db.selectFrom('chat_messages').select('id').where('chat_id', '=', first).orderBy('id').executeTakeFirstOrThrow();
+    await t.db.insertInto('chat_message_files').values({ message_id: question.id, file_id: image, position: 0 }).execute();
+
+    const list = await api.get<Page<Chat>>(`/api/admin/chats?q=chatter-${m}&sort=id&dir=asc`);
+    expect(list.data.map((c) => [c.id, c.email, c.title, c.message_count, c.words])).toEqual([
+      [first, user.email, `Рецепты ${m}`, 4, 120],
+      [second, user.email, `Код ${m}`, 1, 0],
+    ]);
+    expect((await api.get<Page<Chat>>(`/api/admin/chats?q=${encodeURIComponent(`Код ${m}`)}`)).data.map((c) => c.id)).toEqual([second]);
+    const one = await api.get<Chat>(`/api/admin/chats/${String(first)}`);
+    expect(one).toMatchObject({ id: first, email: user.email, message_count: 4, truncated: false });
+    expect(one.messages.map((x) => [x.role, x.text, x.model, x.status, x.words, x.error, x.files])).toEqual([
+      ['user', 'Как испечь хлеб?', null, 'done', 0, null, [image]],
+      ['assistant', 'Возьмите муку…', 'Демо-ассистент', 'done', 120, null, []],
+      ['user', 'А без дрожжей?', null, 'done', 0, null, []],
+      ['assistant', '', 'Демо-ассистент', 'failed', 0, 'provider timeout', []],
+    ]);
+    // A long chat: its latest 1000 messages, oldest of them first.
+    const long = await chat(user, `Длинный ${m}`, []);
+    await t.db
+      .insertInto('chat_messages')
+      .values(Array.from({ length: 1001 }, (_, i) => ({ chat_id: long, user_id: user.id, role: 'user' as const, text: `Сообщение ${String(i)}`, status: 'done' as const })))
+      .execute();
+    const longOne = await api.get<Chat>(`/api/admin/chats/${String(long)}`);
+    expect(longOne).toMatchObject({ message_count: 1001, truncated: true });
+    expect(longOne.messages).toHaveLength(1000);
+    expect([longOne.messages[0]?.text, longOne.messages.at(-1)?.text]).toEqual(['Сообщение 1', 'Сообщение 1000']);
+    const missing = await api.send('GET', '/api/admin/chats/99999999');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.data.text).toBe('Чат не найден');
+    for (const q of ['sort=title', 'dir=sideways']) expect((await api.send('GET', `/api/admin/chats?${q}`)).statusCode, q).toBe(400);
+    expect((await api.send('GET', '/api/admin/chats/abc')).statusCode).toBe(400);
+  });
+});
