@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import type { DashboardCardsTable } from '../billing/billing.table.ts';
-import { recordAudit } from './audit.queries.ts';
+import { recordAudit, recordChange } from './audit.queries.ts';
 import { lastPage } from './admin-list.ts';
 import { deleteCard, findCard, insertCard, listCards, lockCard, replaceCard } from './admin-cards.queries.ts';
 
@@ -51,8 +51,7 @@ export async function updateCard(ctx: AppContext, actor: Viewer, id: number, inp
     const before = await lockCard(tx, id);
     if (!before) throw new AppError('NOT_FOUND', NOT_FOUND);
     const after = await replaceCard(tx, id, input);
-    const [was, is] = [audited(before), audited(after)];
-    if (JSON.stringify(was) !== JSON.stringify(is)) await recordAudit(tx, { actorId: actor.id, action: 'dashboard_card.update', entity: 'dashboard_card', entityId: id, before: was, after: is });
+    await recordChange(tx, { actorId: actor.id, action: 'dashboard_card.update', entity: 'dashboard_card', entityId: id, before: audited(before), after: audited(after) });
     return toAdminCard(after);
   });
 }

@@ -5,7 +5,7 @@ import type { Viewer } from '../accounts/viewer.ts';
 import type { TariffRow } from '../billing/billing.table.ts';
 import { findTariff, toTariffDto } from '../billing/tariffs.queries.ts';
 import { mediaFromWire } from '../wallet/wallet.queries.ts';
-import { recordAudit } from './audit.queries.ts';
+import { recordAudit, recordChange } from './audit.queries.ts';
 import { lastPage } from './admin-list.ts';
 import { insertTariff, listTariffs, lockTariff, replaceTariff, type TariffValues } from './admin-tariffs.queries.ts';
 
@@ -70,8 +70,7 @@ export async function updateTariff(ctx: AppContext, actor: Viewer, id: number, i
     const before = await lockTariff(tx, id);
     if (!before) throw new AppError('TARIFF_NOT_FOUND');
     const after = await replaceTariff(tx, id, toValues(input));
-    const [was, is] = [audited(before), audited(after)];
-    if (JSON.stringify(was) !== JSON.stringify(is)) await recordAudit(tx, { actorId: actor.id, action: 'tariff.update', entity: 'tariff', entityId: id, before: was, after: is });
+    await recordChange(tx, { actorId: actor.id, action: 'tariff.update', entity: 'tariff', entityId: id, before: audited(before), after: audited(after) });
     return toAdminTariff(after);
   });
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import { ADMIN_PAGE_SIZE } from '@app/contracts';
@@ -25,6 +26,13 @@ export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
       after: record.after === undefined ? null : JSON.stringify(record.after),
     })
     .execute();
+}
+
+/** Records an update only when it changed something (saving the same values leaves no record); answers whether it recorded. */
+export async function recordChange(tx: Tx, record: AuditRecord): Promise<boolean> {
+  if (isDeepStrictEqual(record.before, record.after)) return false;
+  await recordAudit(tx, record);
+  return true;
 }
 
 /** A page of the audit log; `q` matches the action, the entity (`user`, `user:42`) or the actor's email. */
