@@ -5,10 +5,25 @@
  * every page's boot chunk).
  */
 import type { adminRoutes } from './admin.contract.ts';
+import type { adminAiRoutes } from './admin-ai.contract.ts';
+import type { adminBillingRoutes } from './admin-billing.contract.ts';
 import { adminPaths } from './admin.browser.ts';
+import { adminAiPaths } from './admin-ai.browser.ts';
+import { adminBillingPaths } from './admin-billing.browser.ts';
 import type { ClientRoutes } from './route.ts';
 
 export * from './admin.browser.ts';
+export * from './admin-ai.browser.ts';
+export * from './admin-billing.browser.ts';
 export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin.contract.ts';
+// Types of the AI catalogue tabs (2–4, 14).
+export type {} from './admin-ai.contract.ts';
+// Types of the billing tabs (5, 7–10).
+export type {} from './admin-billing.contract.ts';
 
+/** Users, the audit log, job failures. */
 export const adminEndpoints: ClientRoutes<typeof adminRoutes> = adminPaths;
+/** AI products, categories, models, provider connections. */
+export const adminAiEndpoints: ClientRoutes<typeof adminAiRoutes> = adminAiPaths;
+/** Plans, subscriptions, payments, the subscription log, dashboard cards, runs, chats, analytics, settings. */
+export const adminBillingEndpoints: ClientRoutes<typeof adminBillingRoutes> = adminBillingPaths;

@@ -1,9 +1,13 @@
 import { EmptyState } from '@app/kit';
 import { routedClick, useLocation } from '@app/kit/routing';
 import { adminApi, type AdminApi } from './api.ts';
+import { ActivityTabs } from './activity/ActivityTabs.tsx';
+import { AiTabs } from './ai/AiTabs.tsx';
 import { AuditTab } from './AuditTab.tsx';
+import { BillingTabs } from './billing/BillingTabs.tsx';
 import { HomeTab } from './HomeTab.tsx';
-import { ADMIN_TABS, parseAdminRoute, readListQuery, tabFlags, type AdminTab } from './routes.ts';
+import { ADMIN_TABS, parseAdminRoute, readListQuery, tabFlags } from './routes.ts';
+import type { TabProps } from './tab-props.ts';
 import { UsersTab } from './UsersTab.tsx';
 
 export interface AdminProps {
@@ -47,19 +51,30 @@ export function Admin({ api = adminApi }: AdminProps) {
   );
 }
 
-function TabContent({ tab, id, search, api, navigate }: { tab: AdminTab; id: number | null; search: string; api: AdminApi; navigate: (href: string, options?: { replace?: boolean }) => void }) {
+function TabContent(props: TabProps) {
+  const { tab, id, search, api, navigate } = props;
   switch (tab.flag) {
     case 'tab1':
       return <HomeTab api={api} navigate={navigate} />;
+    case 'tab2':
+    case 'tab3':
+    case 'tab4':
+    case 'tab14':
+      return <AiTabs {...props} />;
+    case 'tab5':
+    case 'tab7':
+    case 'tab8':
+    case 'tab9':
+    case 'tab10':
+      return <BillingTabs {...props} />;
+    case 'tab11':
+    case 'tab12':
+    case 'tab13':
+    case 'tab16':
+      return <ActivityTabs {...props} />;
     case 'tab6':
       return <UsersTab api={api} id={id} query={readListQuery(search, 'id')} navigate={navigate} />;
     case 'tab15':
       return <AuditTab api={api} query={readListQuery(search, 'id')} navigate={navigate} />;
-    default:
-      return (
-        <EmptyState title="Раздел ещё не готов">
-          <p>Экран этого раздела появится в одном из следующих обновлений.</p>
-        </EmptyState>
-      );
   }
 }

@@ -1,5 +1,8 @@
 import { adminEndpoints } from '@app/contracts/admin';
 import { routeCall } from '@app/kit';
+import { activityApi } from './activity/api.ts';
+import { aiApi } from './ai/api.ts';
+import { billingApi } from './billing/api.ts';
 
 /** The calls of the admin panel (tests and stories pass fakes with the same routes). */
 export const adminApi = {
@@ -15,6 +18,9 @@ export const adminApi = {
   audit: routeCall(adminEndpoints.audit),
   /** GET /api/admin/jobs/failures?unresolved=1 */
   jobFailures: routeCall(adminEndpoints.jobFailures),
+  ...aiApi,
+  ...billingApi,
+  ...activityApi,
 };
 
 export type AdminApi = typeof adminApi;

@@ -1,6 +1,9 @@
 import { adminEndpoints, type AdminUserDetail } from '@app/contracts/admin';
 import { routeCall } from '@app/kit';
+import { fakeActivityApi } from './activity/fake-api.ts';
+import { fakeAiApi } from './ai/fake-api.ts';
 import type { AdminApi } from './api.ts';
+import { fakeBillingApi } from './billing/fake-api.ts';
 import { AUDIT, DETAIL, FAILURES, USERS } from './fixtures.ts';
 
 export interface FakeAdminOptions {
@@ -19,6 +22,9 @@ export function fakeAdminApi(options: FakeAdminOptions = {}): AdminApi {
     adjustBalance: routeCall(adminEndpoints.adjustBalance, () => Promise.resolve({ ...DETAIL, balances: { ...DETAIL.balances, words: DETAIL.balances.words + 1000 } })),
     audit: routeCall(adminEndpoints.audit, () => (options.audit ? options.audit() : Promise.resolve({ data: AUDIT, last_page: 1 }))),
     jobFailures: routeCall(adminEndpoints.jobFailures, () => (options.failures ? options.failures() : Promise.resolve({ data: FAILURES, last_page: 1 }))),
+    ...fakeAiApi(),
+    ...fakeBillingApi(),
+    ...fakeActivityApi(),
   };
 }
 
