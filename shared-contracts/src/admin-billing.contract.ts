@@ -3,12 +3,12 @@ import { defineRoute } from './route.ts';
 import { TimestampSchema, paginated } from './envelope.ts';
 import { IdSchema } from './fields.ts';
 import { adminListQuery } from './admin.contract.ts';
-import { TariffSchema, DESCRIPTION_MARKERS } from './billing.contract.ts';
+import { TariffSchema } from './billing.contract.ts';
 import { DashboardCardSchema } from './dashboard.contract.ts';
 import { ChatMessageSchema } from './chat.contract.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
+import { AnalyticsQuerySchema, DashboardCardInputSchema, RefundRequestSchema, SettingsInputSchema, TariffInputSchema } from './admin-inputs.ts';
 import {
-  ANALYTICS_MAX_DAYS,
   GENERATION_STATUSES,
   INVOICE_STATUSES,
   REFUND_STATUSES,
@@ -19,36 +19,6 @@ import {
 export * from './admin-billing.browser.ts';
 
 const IdParams = z.object({ id: IdSchema });
-const bool = (what: string) => z.boolean({ error: `${what}: true или false` });
-/** Whole multiples of `step` (0.01 for kopecks, 0.1 for tenths of a media token), within floating-point error. */
-const multipleOf = (step: number) => (n: number) => Math.abs(n / step - Math.round(n / step)) < 1e-6;
-
-/** Rubles as staff type them: above zero, at most two decimals. */
-const RublesSchema = z
-  .number({ error: 'Укажите сумму числом' })
-  .positive('Сумма должна быть больше нуля')
-  .max(10_000_000, 'Не больше 10 000 000 ₽')
-  .refine(multipleOf(0.01), 'Не больше двух знаков после запятой');
-
-/** Media tokens: one decimal (they are kept in tenths). */
-const MediaSchema = z
-  .number({ error: 'Укажите число медиа токенов' })
-  .min(0, 'Не меньше 0')
-  .max(100_000_000, 'Слишком большое число')
-  .refine(multipleOf(0.1), 'Не больше одного знака после запятой');
-
-const WordsSchema = z.number({ error: 'Укажите число слов' }).int('Слова — целое число').min(0, 'Не меньше 0').max(1_000_000_000, 'Слишком большое число');
-
-const MARKER = /\[\[([^\]]*)\]\]/g;
-const KNOWN_MARKERS: readonly string[] = Object.values(DESCRIPTION_MARKERS);
-
-/** A line of a plan's description; `[[words]]` and `[[media]]` are drawn as the words and media-token icons. */
-const DescriptionLineSchema = z
-  .string({ error: 'Строка описания должна быть текстом' })
-  .trim()
-  .min(1, 'Пустая строка описания')
-  .max(200, 'Строка описания не длиннее 200 символов')
-  .refine((line) => [...line.matchAll(MARKER)].every((m) => KNOWN_MARKERS.includes(m[0])), `Значки в описании: ${KNOWN_MARKERS.join(' и ')}`);
 
 export const TARIFF_SORTS = ['id', 'sort', 'name', 'amount', 'created_at'] as const;
 
@@ -60,32 +30,6 @@ export const AdminTariffSchema = TariffSchema.extend({
   updated_at: TimestampSchema,
 });
 export type AdminTariff = z.infer<typeof AdminTariffSchema>;
-
-/**
- * A plan's editor: every field of the seed plus tokens per period, trial days, order and the
- * active flag. Money in rubles; `media` in tokens with one decimal. A one-off package (type 3)
- * has no first amount. Only RUB is charged (the payment widget is opened in rubles).
- */
-export const TariffInputSchema = z
-  .object({
-    name: z.string({ error: 'Укажите название' }).trim().min(1, 'Укажите название').max(100, 'Не длиннее 100 символов'),
-    amount: RublesSchema,
-    first_amount: RublesSchema.nullable().default(null),
-    description: z.array(DescriptionLineSchema, { error: 'Описание — список строк' }).max(20, 'Не больше 20 строк').default([]),
-    subscriptions_type: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'Тип: 1 — месячный с пробным периодом, 2 — месячный, 3 — разовый пакет' }),
-    popular: bool('Популярный').default(false),
-    currency_provider: z.literal('RUB', { error: 'Оплата принимается только в рублях (RUB)' }).default('RUB'),
-    words: WordsSchema,
-    media: MediaSchema,
-    trial_days: z.number({ error: 'Укажите число дней' }).int('Целое число дней').min(0, 'Не меньше 0').max(365, 'Не больше 365 дней').default(3),
-    sort: z.number({ error: 'Укажите порядок числом' }).int('Целое число').min(-1_000_000, 'Не меньше −1 000 000').max(1_000_000, 'Не больше 1 000 000').default(0),
-    active: bool('Активен').default(true),
-  })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.subscriptions_type === 3 && t.first_amount !== null) ctx.addIssue({ code: 'custom', path: ['first_amount'], message: 'У разового пакета нет первого платежа' });
-  });
-export type TariffInput = z.infer<typeof TariffInputSchema>;
 
 export const SUBSCRIPTION_SORTS = ['id', 'created_at', 'paid_at', 'period_end', 'amount'] as const;
 
@@ -175,18 +119,6 @@ export const AdminPaymentsQuerySchema = adminListQuery(PAYMENT_SORTS, 'id').exte
   status: z.enum(INVOICE_STATUSES, { error: `Статус: ${INVOICE_STATUSES.join(', ')}` }).optional(),
 });
 
-/**
- * A refund through CloudPayments: `amount` in rubles, at most what is left of the payment (less
- * refunds on their way); a reason; `request_id` (the form's UUID) makes a repeated submit refund once.
- */
-export const RefundRequestSchema = z
-  .object({
-    amount: RublesSchema,
-    reason: z.string({ error: 'Укажите причину' }).trim().min(3, 'Опишите причину (от 3 символов)').max(500, 'Не длиннее 500 символов'),
-    request_id: z.uuid({ error: 'Идентификатор запроса должен быть UUID' }),
-  })
-  .strict();
-
 /** A line of the subscription log: a status change with its cause, or a renewal charge (successful or not). */
 export const SubscriptionLogEntrySchema = z.object({
   kind: z.enum(['status', 'charge']),
@@ -229,36 +161,6 @@ export const AdminDashboardCardSchema = DashboardCardSchema.extend({
   updated_at: TimestampSchema,
 });
 export type AdminDashboardCard = z.infer<typeof AdminDashboardCardSchema>;
-
-/** A path on this site (`/chat`) or an http(s) address: nothing a browser would run or send elsewhere silently. */
-const SafeHrefSchema = (what: string) =>
-  z
-    .string({ error: `Укажите ${what}` })
-    .trim()
-    .min(1, `Укажите ${what}`)
-    .max(500, 'Не длиннее 500 символов')
-    .refine((v) => {
-      if (/^\/(?![/\\])/.test(v)) return !/[\s\\]/.test(v);
-      try {
-        const url = new URL(v);
-        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    }, `${what[0]?.toUpperCase() ?? ''}${what.slice(1)}: путь на сайте (/chat) или адрес https://…`);
-
-/** A news card of the dashboard (Стартовая панель). */
-export const DashboardCardInputSchema = z
-  .object({
-    name: z.string({ error: 'Укажите название' }).trim().min(1, 'Укажите название').max(100, 'Не длиннее 100 символов'),
-    description: z.string({ error: 'Укажите описание' }).trim().min(1, 'Укажите описание').max(500, 'Не длиннее 500 символов'),
-    icon: SafeHrefSchema('значок'),
-    link: SafeHrefSchema('ссылку'),
-    sort: z.number({ error: 'Укажите порядок числом' }).int('Целое число').min(-1_000_000, 'Не меньше −1 000 000').max(1_000_000, 'Не больше 1 000 000').default(0),
-    active: bool('Показывать').default(true),
-  })
-  .strict();
-export type DashboardCardInput = z.infer<typeof DashboardCardInputSchema>;
 
 export const GENERATION_SORTS = ['id', 'created_at', 'cost'] as const;
 
@@ -320,32 +222,6 @@ export const AdminChatDetailSchema = AdminChatSchema.extend({
 });
 export type AdminChatDetail = z.infer<typeof AdminChatDetailSchema>;
 
-const DateSchema = z
-  .string({ error: 'Дата в формате ГГГГ-ММ-ДД' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Дата в формате ГГГГ-ММ-ДД', abort: true })
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s) && d.getUTCFullYear() >= 2000;
-  }, 'Такой даты нет');
-
-/** Days from `from` to `to`, both counted. */
-export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-
-/** What is wrong with a period (`YYYY-MM-DD` days, both included), if anything: the field and the message. */
-export function periodProblem(from: string, to: string): { field: 'from' | 'to'; message: string } | null {
-  if (from > to) return { field: 'from', message: 'Начало периода позже его конца' };
-  if (daysBetween(from, to) > ANALYTICS_MAX_DAYS) return { field: 'to', message: `Период не длиннее ${String(ANALYTICS_MAX_DAYS)} дней` };
-  return null;
-}
-
-/** A period of whole days (both ends included): by default the 30 days up to today. */
-export const AnalyticsQuerySchema = z
-  .object({ from: DateSchema.optional(), to: DateSchema.optional() })
-  .superRefine((q, ctx) => {
-    const problem = q.from && q.to ? periodProblem(q.from, q.to) : null;
-    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
-  });
-
 const AnalyticsFiguresSchema = z.object({
   /** Money received less money refunded, rubles. */
   revenue: z.number(),
@@ -373,44 +249,6 @@ export const AnalyticsSchema = z.object({
   totals: AnalyticsFiguresSchema,
 });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
-
-/**
- * The news channel as the Bot API names it: `@name` of a public channel (5–32 letters, digits and
- * underscores; a t.me link is read as its name) or a private channel's numeric id (`-100…`).
- */
-const ChannelSchema = z
-  .string({ error: 'Укажите канал' })
-  .trim()
-  .transform((v) => v.replace(/^(?:https?:\/\/)?(?:t\.me|telegram\.me)\//i, '@').replace(/^(?![@-])/, '@'))
-  .pipe(z.string().regex(/^(@[A-Za-z][A-Za-z0-9_]{4,31}|-100\d{5,15})$/, 'Канал: @имя или ссылка https://t.me/имя'));
-
-/** What the service reads at run time instead of a restart (Настройки). */
-export const SettingsInputSchema = z
-  .object({
-    /** At least one word: the gift's words line is what marks it as received. */
-    welcome_words: z.number({ error: 'Укажите число слов' }).int('Слова — целое число').min(1, 'Не меньше 1').max(10_000_000, 'Не больше 10 000 000'),
-    welcome_media: MediaSchema.refine((n) => n <= 100_000, 'Не больше 100 000'),
-    telegram_channel: ChannelSchema,
-    support_url: z
-      .string({ error: 'Укажите ссылку поддержки' })
-      .trim()
-      .max(500, 'Не длиннее 500 символов')
-      .refine((v) => {
-        try {
-          const url = new URL(v);
-          return ['https:', 'http:', 'mailto:', 'tg:'].includes(url.protocol) && (url.protocol === 'mailto:' || url.protocol === 'tg:' || url.hostname !== '');
-        } catch {
-          return false;
-        }
-      }, 'Ссылка поддержки: https://…, mailto:… или tg://…'),
-    /** While the payment sandbox stands in for CloudPayments: whether it takes payments and charges renewals. */
-    sandbox_payments: bool('Песочница оплаты'),
-    /** While the Telegram sandbox stands in for the bot: whether it links accounts and counts as a channel. */
-    sandbox_telegram: bool('Песочница Telegram'),
-  })
-  .strict();
-export type SettingsInput = z.input<typeof SettingsInputSchema>;
-export type Settings = z.output<typeof SettingsInputSchema>;
 
 const SettingsValuesSchema = z.object({
   welcome_words: z.number().int(),

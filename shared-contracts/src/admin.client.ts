@@ -1,8 +1,8 @@
 /**
  * The admin panel's contracts as the browser gets them (`@app/contracts/admin`): its endpoints
- * typed by their contracts, page size and sort columns. Plain data (no schema), bundled into
- * the admin widget, the one widget that uses it (a host module would add its loader entry to
- * every page's boot chunk).
+ * typed by their contracts, page size and sort columns, and the zod/mini schemas of every body
+ * it sends. Bundled into the admin widget, the one widget that uses it (a host module would add
+ * its loader entry to every page's boot chunk), with its own copy of zod/mini's core.
  */
 import type { adminRoutes } from './admin.contract.ts';
 import type { adminAiRoutes } from './admin-ai.contract.ts';
@@ -15,6 +15,8 @@ import type { ClientRoutes } from './route.ts';
 export * from './admin.browser.ts';
 export * from './admin-ai.browser.ts';
 export * from './admin-billing.browser.ts';
+// The bodies of every change, checked in the editors with the server's own schemas.
+export * from './admin-inputs.ts';
 export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin.contract.ts';
 // Types of the AI catalogue tabs (2–4, 14).
 export type {} from './admin-ai.contract.ts';

@@ -3,6 +3,7 @@ import { defineRoute } from './route.ts';
 import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
 import { AUDIT_SORTS, USER_SORTS, adminPaths } from './admin.browser.ts';
 import { IdSchema } from './fields.ts';
+import { AdminUserUpdateSchema, BalanceAdjustmentSchema } from './admin-inputs.ts';
 import { BalancesSchema, RoleSchema } from './accounts.contract.ts';
 
 /** A background job that failed every attempt (mail, payment calls, generations…). */
@@ -57,28 +58,6 @@ export const AdminUserDetailSchema = AdminUserSchema.extend({
   ledger: z.array(z.object({ id: z.number().int(), kind: z.enum(['words', 'media']), amount: z.number(), reason: z.string(), note: z.string().nullable(), created_at: TimestampSchema })),
 });
 export type AdminUserDetail = z.infer<typeof AdminUserDetailSchema>;
-
-/** A change of a user: role and/or blocked; at least one. */
-export const AdminUserUpdateSchema = z
-  .object({ role: RoleSchema.optional(), blocked: z.boolean({ error: 'Укажите true или false' }).optional() })
-  .strict()
-  .refine((b) => b.role !== undefined || b.blocked !== undefined, { message: 'Укажите роль или блокировку' });
-
-/**
- * A balance adjustment: `amount` is added (negative: taken away) to the wallet — words whole,
- * media tokens with one decimal; `reason` is required and kept in the ledger and the audit log;
- * `request_id` (the form's, a UUID) makes a repeated submit apply once.
- */
-export const BalanceAdjustmentSchema = z.object({
-  wallet: z.enum(['words', 'media'], { error: 'Кошелёк: words или media' }),
-  amount: z
-    .number({ error: 'Укажите число' })
-    .refine((n) => n !== 0, 'Сумма не может быть нулевой')
-    .refine((n) => Math.abs(n) <= 100_000_000, 'Слишком большая сумма')
-    .refine((n) => Number.isInteger(Math.round(n * 10)) && Math.abs(n * 10 - Math.round(n * 10)) < 1e-9, 'Не больше одного знака после запятой'),
-  reason: z.string({ error: 'Укажите причину' }).trim().min(3, 'Опишите причину (от 3 символов)').max(500, 'Не длиннее 500 символов'),
-  request_id: z.uuid({ error: 'Идентификатор запроса должен быть UUID' }),
-});
 
 /** A change staff made: who, what, when, and the record before and after. */
 export const AuditEntrySchema = z.object({

@@ -15,6 +15,7 @@ export * from './admin.browser.ts';
 export * from './admin-ai.contract.ts';
 export * from './admin-ai.browser.ts';
 export * from './admin-billing.contract.ts';
+export * from './admin-inputs.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';

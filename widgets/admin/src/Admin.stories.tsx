@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { TariffInputSchema } from '@app/contracts/admin';
 import { ApiError } from '@app/kit';
 import { freshQueries, pending } from '@app/kit/stories';
 import { AdminList } from './AdminList.tsx';
@@ -52,13 +53,17 @@ export const EditorForm: Story = {
   render: () => (
     <Editor
       label="Тариф"
+      schema={TariffInputSchema}
       fields={[
         { name: 'name', label: 'Название', kind: 'text', required: true },
-        { name: 'amount', label: 'Цена, ₽', kind: 'number', required: true, min: 0 },
+        { name: 'amount', label: 'Цена, ₽', kind: 'number', required: true },
+        { name: 'subscriptions_type', label: 'Тип', kind: 'select', numeric: true, required: true, options: [{ value: '1', label: 'Месячный с пробным периодом' }, { value: '2', label: 'Месячный' }, { value: '3', label: 'Разовый пакет' }] },
+        { name: 'words', label: 'Слова', kind: 'number', required: true },
+        { name: 'media', label: 'Медиа токены', kind: 'number', required: true },
         { name: 'popular', label: 'Популярный', kind: 'checkbox' },
-        { name: 'lines', label: 'Строки описания', kind: 'lines', hint: 'Одна строка — один пункт; [[words]] и [[media]] — значки слов и медиа токенов' },
+        { name: 'description', label: 'Строки описания', kind: 'lines', hint: 'Одна строка — один пункт; [[words]] и [[media]] — значки слов и медиа токенов' },
       ]}
-      initial={{ name: 'Стандарт', amount: 990, popular: true, lines: ['[[words]] 100 000 слов', '[[media]] 50 медиа токенов'] }}
+      initial={{ name: 'Стандарт', amount: 990, subscriptions_type: 2, words: 100_000, media: 50, popular: true, description: ['[[words]] 100 000 слов', '[[media]] 50 медиа токенов'] }}
       submitLabel="Сохранить"
       onSubmit={() => Promise.resolve()}
     />

@@ -124,9 +124,9 @@ describe('users', () => {
     expect(within(form).getByText(/Введите сумму/)).toBeTruthy();
     expect(within(form).getByText('Опишите причину (от 3 символов)')).toBeTruthy();
     expect(spied.adjustBalance).not.toHaveBeenCalled();
-    await user.selectOptions(within(form).getByLabelText('Кошелёк'), 'media');
-    await user.type(within(form).getByLabelText('Сумма (минус — списать)'), '-2,5');
-    await user.type(within(form).getByLabelText('Причина'), 'Ошибочное начисление');
+    await user.selectOptions(within(form).getByLabelText(/^Кошелёк/), 'media');
+    await user.type(within(form).getByLabelText(/^Сумма \(минус — списать\)/), '-2,5');
+    await user.type(within(form).getByLabelText(/^Причина/), 'Ошибочное начисление');
     await user.click(within(form).getByRole('button', { name: 'Применить' }));
     await within(form).findByText(/Списано: 2,5 медиа/);
     const request = spied.adjustBalance.mock.calls[0]?.[0] as { params: { id: number }; body: { wallet: string; amount: number; reason: string; request_id: string } };
@@ -140,8 +140,8 @@ describe('users', () => {
     api.adjustBalance = Object.assign(() => Promise.reject(new ApiError(409, 'BALANCE_TOO_LOW', 'Нельзя списать больше, чем есть на балансе')), { route: api.adjustBalance.route });
     const { user } = setup('/admin/users/42', api);
     const form = await screen.findByRole('form', { name: 'Корректировка баланса' });
-    await user.type(within(form).getByLabelText('Сумма (минус — списать)'), '-999999');
-    await user.type(within(form).getByLabelText('Причина'), 'Списание');
+    await user.type(within(form).getByLabelText(/^Сумма \(минус — списать\)/), '-999999');
+    await user.type(within(form).getByLabelText(/^Причина/), 'Списание');
     await user.click(within(form).getByRole('button', { name: 'Применить' }));
     expect((await within(form).findByRole('alert')).textContent).toBe('Нельзя списать больше, чем есть на балансе');
   });

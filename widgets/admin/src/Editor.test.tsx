@@ -1,49 +1,88 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { TariffInputSchema } from '@app/contracts/admin';
 import { ApiError } from '@app/kit';
 import { Editor, serverFieldErrors, valueOf, type FieldSpec } from './Editor.tsx';
 
+/* The editor checks values with the contract's body schema (here a plan's), so the browser shows the server's own messages. */
 const FIELDS: FieldSpec[] = [
-  { name: 'name', label: 'Название', kind: 'text', required: true, maxLength: 20 },
-  { name: 'amount', label: 'Цена, ₽', kind: 'number', required: true, min: 0 },
-  { name: 'note', label: 'Заметка', kind: 'textarea' },
+  { name: 'name', label: 'Название', kind: 'text', required: true, maxLength: 100 },
+  { name: 'amount', label: 'Цена, ₽', kind: 'number', required: true },
+  { name: 'first_amount', label: 'Первый платёж, ₽', kind: 'number', nullable: true },
+  { name: 'subscriptions_type', label: 'Тип', kind: 'select', numeric: true, required: true, options: [{ value: '1', label: 'Месячный с пробным периодом' }, { value: '2', label: 'Месячный' }, { value: '3', label: 'Разовый пакет' }] },
+  { name: 'words', label: 'Слова', kind: 'number', required: true },
+  { name: 'media', label: 'Медиа токены', kind: 'number', required: true },
   { name: 'popular', label: 'Популярный', kind: 'checkbox' },
-  { name: 'kind', label: 'Вид', kind: 'select', required: true, options: [{ value: 'a', label: 'Первый' }, { value: 'b', label: 'Второй' }] },
-  { name: 'lines', label: 'Строки описания', kind: 'lines' },
+  { name: 'description', label: 'Строки описания', kind: 'lines' },
 ];
+const field = (name: string) => FIELDS.find((f) => f.name === name) as FieldSpec;
 
 describe('the admin editor', () => {
   it('turns what was typed into what the server takes', () => {
-    expect(valueOf(FIELDS[1] as FieldSpec, '1 490'.replace(' ', ''))).toBe(1490);
-    expect(valueOf(FIELDS[1] as FieldSpec, '2,5')).toBe(2.5);
-    expect(valueOf(FIELDS[1] as FieldSpec, '')).toBeNull();
-    expect(valueOf(FIELDS[2] as FieldSpec, '  ')).toBeNull();
-    expect(valueOf(FIELDS[5] as FieldSpec, 'один\n\n  два  \n')).toEqual(['один', 'два']);
-    expect(valueOf(FIELDS[3] as FieldSpec, true)).toBe(true);
+    expect(valueOf(field('amount'), '1 490')).toBe(1490);
+    expect(valueOf(field('amount'), '2,5')).toBe(2.5);
+    expect(valueOf(field('amount'), '')).toBeUndefined();
+    expect(valueOf(field('first_amount'), '  ')).toBeNull();
+    expect(valueOf(field('name'), '  Стандарт ')).toBe('Стандарт');
+    expect(valueOf(field('subscriptions_type'), '3')).toBe(3);
+    expect(valueOf(field('description'), 'один\n\n  два  \n')).toEqual(['один', 'два']);
+    expect(valueOf(field('popular'), true)).toBe(true);
   });
 
-  it('maps the server’s field errors to fields, a list’s items to the list', () => {
-    const err = new ApiError(400, 'VALIDATION', { name: ['Занято'], 'lines.1': ['Слишком длинная строка'], other: ['Что-то ещё'] });
-    expect(serverFieldErrors(err, FIELDS)).toEqual({ name: 'Занято', lines: 'Слишком длинная строка', '': 'Что-то ещё' });
+  it('maps the server’s field errors to fields, a list’s items to the list, the rest to the form', () => {
+    const err = new ApiError(400, 'VALIDATION', { name: ['Занято'], 'description.1': ['Слишком длинная строка'], other: ['Что-то ещё'] });
+    expect(serverFieldErrors(err, FIELDS)).toEqual({ name: 'Занято', description: 'Слишком длинная строка', '': 'Что-то ещё' });
   });
 
-  it('checks before sending, sends typed values, shows the server’s refusal by its field', async () => {
-    const onSubmit = vi.fn((_values: unknown) => Promise.reject(new ApiError(400, 'VALIDATION', { name: ['Такое название уже есть'] })));
+  it('checks with the contract before sending (the server’s messages), sends the body the contract makes, shows the server’s refusal by its field', async () => {
+    const onSubmit = vi.fn((_body: unknown) => Promise.reject(new ApiError(422, 'VALIDATION', { name: ['Такое название уже есть'] })));
     const user = userEvent.setup();
-    render(<Editor label="Тариф" fields={FIELDS} initial={{ kind: 'b', lines: ['[[words]] 10 000 слов'] }} submitLabel="Сохранить" onSubmit={onSubmit} />);
+    render(<Editor label="Тариф" schema={TariffInputSchema} fields={FIELDS} initial={{ subscriptions_type: 3, description: ['[[words]] 10 000 слов', '[[coins]] монеты'] }} submitLabel="Сохранить" onSubmit={onSubmit} />);
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
-    expect(screen.getAllByText('Заполните поле')).toHaveLength(2);
+    expect(screen.getByText('Укажите название')).toBeTruthy();
+    expect(screen.getByText('Укажите сумму числом')).toBeTruthy();
+    expect(screen.getByText('Значки в описании: [[words]] и [[media]]')).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
-    await user.type(screen.getByLabelText(/Название/), 'Стандарт');
-    await user.type(screen.getByLabelText(/Цена/), '-5');
+
+    await user.type(screen.getByLabelText(/Название/), 'Пакет');
+    await user.type(screen.getByLabelText(/^Цена/), '-5');
+    await user.type(screen.getByLabelText(/Первый платёж/), '10');
+    await user.type(screen.getByLabelText(/Слова/), '1000');
+    await user.type(screen.getByLabelText(/Медиа/), '2,55');
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
-    expect(screen.getByText('Не меньше 0')).toBeTruthy();
-    await user.clear(screen.getByLabelText(/Цена/));
-    await user.type(screen.getByLabelText(/Цена/), '990');
+    expect(screen.getByText('Сумма должна быть больше нуля')).toBeTruthy();
+    expect(screen.getByText('У разового пакета нет первого платежа')).toBeTruthy();
+    expect(screen.getByText('Не больше одного знака после запятой')).toBeTruthy();
+    expect(screen.getByLabelText(/^Цена/).getAttribute('aria-invalid')).toBe('true');
+
+    await user.clear(screen.getByLabelText(/^Цена/));
+    await user.type(screen.getByLabelText(/^Цена/), '290');
+    await user.clear(screen.getByLabelText(/Первый платёж/));
+    await user.clear(screen.getByLabelText(/Медиа/));
+    await user.type(screen.getByLabelText(/Медиа/), '2,5');
+    await user.clear(screen.getByLabelText(/Строки описания/));
+    await user.click(screen.getByLabelText(/Строки описания/));
+    await user.paste('[[media]] 2,5 медиа токена');
     await user.click(screen.getByLabelText('Популярный'));
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ name: 'Стандарт', amount: 990, note: null, popular: true, kind: 'b', lines: ['[[words]] 10 000 слов'] }));
+    await waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith({
+        name: 'Пакет',
+        amount: 290,
+        first_amount: null,
+        subscriptions_type: 3,
+        words: 1000,
+        media: 2.5,
+        popular: true,
+        description: ['[[media]] 2,5 медиа токена'],
+        // The contract's defaults, filled in as the server would.
+        currency_provider: 'RUB',
+        trial_days: 3,
+        sort: 0,
+        active: true,
+      }),
+    );
     expect(await screen.findByText('Такое название уже есть')).toBeTruthy();
     expect(screen.getByLabelText(/Название/).getAttribute('aria-invalid')).toBe('true');
   });

@@ -1,35 +1,31 @@
 import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { checkInput, type AdminInputSchema } from '@app/contracts/admin';
 import { Alert, ApiError, Button, failureMessage } from '@app/kit';
 
-/** One field of an admin editor. */
+/**
+ * One field of an admin editor. What a field must hold is the contract's (the editor checks its
+ * values with the body schema the server checks with); `required` only marks the label, and
+ * `nullable` sends an emptied field as null (a cleared optional value) instead of leaving it out.
+ */
 export type FieldSpec =
-  | { name: string; label: string; kind: 'text' | 'textarea'; required?: boolean; maxLength?: number; hint?: string; placeholder?: string }
-  | { name: string; label: string; kind: 'number'; required?: boolean; min?: number; max?: number; step?: number; hint?: string }
+  | { name: string; label: string; kind: 'text' | 'textarea'; required?: boolean; nullable?: boolean; maxLength?: number; hint?: string; placeholder?: string }
+  | { name: string; label: string; kind: 'number'; required?: boolean; nullable?: boolean; hint?: string; placeholder?: string }
   | { name: string; label: string; kind: 'checkbox'; hint?: string }
-  | { name: string; label: string; kind: 'select'; options: readonly { value: string; label: string }[]; required?: boolean; hint?: string }
+  /** `numeric`: the options' values are numbers (ids, types) and are sent as numbers. */
+  | { name: string; label: string; kind: 'select'; options: readonly { value: string; label: string }[]; numeric?: boolean; required?: boolean; nullable?: boolean; hint?: string }
   /** A list of strings, one a line (a plan's description lines). */
   | { name: string; label: string; kind: 'lines'; hint?: string; placeholder?: string };
 
-export type Values = Record<string, string | number | boolean | string[] | null>;
+export type Value = string | number | boolean | string[] | null | undefined;
+export type Values = Record<string, Value>;
 
-/** The messages of the server's `{field: [messages]}` by field, the first of each (`lines.2` counts for `lines`). */
-export function serverFieldErrors(err: ApiError, fields: readonly FieldSpec[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, messages] of Object.entries(err.fields)) {
-    const name = fields.find((f) => key === f.name || key.startsWith(`${f.name}.`))?.name ?? '';
-    if (messages[0] && !out[name]) out[name] = messages[0];
-  }
-  return out;
-}
-
-/** What the form holds for a field, as the server takes it (numbers as numbers, lines without blanks, empty optional text as null). */
-export function valueOf(spec: FieldSpec, raw: string | boolean | undefined): Values[string] {
-  const text = typeof raw === 'string' ? raw : '';
+/** What the form holds for a field, as the server takes it: numbers as numbers, lines without blanks; an empty field is left out (or null when `nullable`). */
+export function valueOf(spec: FieldSpec, raw: string | boolean | undefined): Value {
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  const empty = 'nullable' in spec && spec.nullable ? null : undefined;
   switch (spec.kind) {
-    case 'number': {
-      const number = text.replace(',', '.').trim();
-      return number === '' ? null : Number(number);
-    }
+    case 'number':
+      return text === '' ? empty : Number(text.replace(',', '.').replace(/\s/g, ''));
     case 'checkbox':
       return raw === true;
     case 'lines':
@@ -37,68 +33,82 @@ export function valueOf(spec: FieldSpec, raw: string | boolean | undefined): Val
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-    default: {
-      const trimmed = text.trim();
-      return trimmed === '' && !('required' in spec && spec.required) ? null : trimmed;
-    }
+    case 'select':
+      return text === '' ? empty : spec.numeric ? Number(text) : text;
+    default:
+      return text === '' && empty === null ? null : text;
   }
 }
 
 /** The field's text in the form from a stored value. */
-function toDraft(spec: FieldSpec, value: Values[string] | undefined): string | boolean {
+function toDraft(spec: FieldSpec, value: Value): string | boolean {
   if (spec.kind === 'checkbox') return value === true;
   if (spec.kind === 'lines') return Array.isArray(value) ? value.join('\n') : '';
   return value === null || value === undefined ? '' : String(value);
 }
 
-function check(spec: FieldSpec, value: Values[string]): string | null {
-  if ('required' in spec && spec.required && (value === null || value === '')) return 'Заполните поле';
-  if (spec.kind === 'number' && value !== null) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return 'Введите число';
-    if (spec.min !== undefined && value < spec.min) return `Не меньше ${String(spec.min)}`;
-    if (spec.max !== undefined && value > spec.max) return `Не больше ${String(spec.max)}`;
+/** Messages by the editor's fields: a message for a field the editor does not show joins the form's own (`''`). */
+function byField(errors: Record<string, string>, fields: readonly FieldSpec[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, message] of Object.entries(errors)) {
+    const name = fields.some((f) => f.name === key) ? key : '';
+    out[name] ??= message;
   }
-  if ((spec.kind === 'text' || spec.kind === 'textarea') && spec.maxLength && typeof value === 'string' && value.length > spec.maxLength) return `Не длиннее ${String(spec.maxLength)} символов`;
-  return null;
+  return out;
+}
+
+/** The messages of the server's `{field: [messages]}`, the first of each (`lines.2` counts for `lines`). */
+export function serverFieldErrors(err: ApiError, fields: readonly FieldSpec[]): Record<string, string> {
+  return byField(Object.fromEntries(Object.entries(err.fields).flatMap(([key, messages]) => (messages[0] ? [[key.split('.')[0] ?? '', messages[0]]] : []))), fields);
 }
 
 export interface EditorProps {
   label: string;
+  /** The body schema of the call the editor makes: values are checked with it before sending, as the server will check them. */
+  schema: AdminInputSchema;
   fields: readonly FieldSpec[];
-  initial: Partial<Values>;
+  initial: Values;
   submitLabel: string;
-  /** Sends the values; an ApiError's field messages show by their fields, others above the button. */
-  onSubmit: (values: Values) => Promise<void>;
+  /** Values joined to the form's (the record's own, a request id) before the check. */
+  extra?: Values;
+  /** Sends the body the schema made of the values; an ApiError's field messages show by their fields, others above the button. */
+  onSubmit: (body: Record<string, unknown>) => Promise<void>;
   /** Beside the fields (a live preview). */
   aside?: (values: Values) => ReactNode;
   done?: string | null;
+  /** After a successful submit the form starts again from `initial` (a form that adds, such as a balance adjustment). */
+  clearOnSuccess?: boolean;
 }
 
 /** An admin editor: fields from a spec, checked before sending, the server's field errors shown by their fields. */
-export function Editor({ label, fields, initial, submitLabel, onSubmit, aside, done }: EditorProps) {
+export function Editor({ label, schema, fields, initial, submitLabel, extra, onSubmit, aside, done, clearOnSuccess = false }: EditorProps) {
   const id = useId();
-  const [draft, setDraft] = useState<Record<string, string | boolean>>(() => Object.fromEntries(fields.map((f) => [f.name, toDraft(f, initial[f.name])])));
+  const fresh = () => Object.fromEntries(fields.map((f) => [f.name, toDraft(f, initial[f.name])]));
+  const [draft, setDraft] = useState<Record<string, string | boolean>>(fresh);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const values: Values = Object.fromEntries(fields.map((f) => [f.name, valueOf(f, draft[f.name])]));
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const found = Object.fromEntries(fields.flatMap((f) => {
-      const problem = check(f, values[f.name] ?? null);
-      return problem ? [[f.name, problem]] : [];
-    }));
-    setErrors(found);
     setFailure(null);
-    if (Object.keys(found).length) return;
+    const checked = checkInput(schema, Object.fromEntries(Object.entries({ ...values, ...extra }).filter(([, v]) => v !== undefined)));
+    if (!checked.ok) {
+      const found = byField(checked.errors, fields);
+      setErrors(found);
+      if (found['']) setFailure(found['']);
+      return;
+    }
+    setErrors({});
     setBusy(true);
     try {
-      await onSubmit(values);
+      await onSubmit(checked.data as Record<string, unknown>);
+      if (clearOnSuccess) setDraft(fresh());
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fields).length) {
-        const byField = serverFieldErrors(err, fields);
-        setErrors(byField);
-        if (byField['']) setFailure(byField['']);
+        const found = serverFieldErrors(err, fields);
+        setErrors(found);
+        if (found['']) setFailure(found['']);
       } else setFailure(failureMessage(err));
     } finally {
       setBusy(false);
@@ -127,7 +137,7 @@ export function Editor({ label, fields, initial, submitLabel, onSubmit, aside, d
                 </label>
               )}
               {(f.kind === 'text' || f.kind === 'number') && (
-                <input {...common} className="field__input" type="text" inputMode={f.kind === 'number' ? 'decimal' : undefined} value={text} placeholder={'placeholder' in f ? f.placeholder : undefined} onChange={(e) => set(e.target.value)} />
+                <input {...common} className="field__input" type="text" inputMode={f.kind === 'number' ? 'decimal' : undefined} maxLength={'maxLength' in f ? f.maxLength : undefined} value={text} placeholder={'placeholder' in f ? f.placeholder : undefined} onChange={(e) => set(e.target.value)} />
               )}
               {(f.kind === 'textarea' || f.kind === 'lines') && <textarea {...common} className="field__input" rows={f.kind === 'lines' ? 5 : 3} value={text} placeholder={'placeholder' in f ? f.placeholder : undefined} onChange={(e) => set(e.target.value)} />}
               {f.kind === 'select' && (

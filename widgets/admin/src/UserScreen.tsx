@@ -1,8 +1,9 @@
-import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
-import type { AdminUserDetail } from '@app/contracts/admin';
-import { Alert, ApiError, Button, LoadError, Skeleton, failureMessage, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import { useState, type ReactNode } from 'react';
+import { BalanceAdjustmentSchema, type AdminBalanceAdjustment, type AdminUserDetail } from '@app/contracts/admin';
+import { Alert, Button, LoadError, Skeleton, failureMessage, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import type { AdminApi } from './api.ts';
+import { Editor, type FieldSpec } from './Editor.tsx';
 import { LEDGER_REASONS, ROLE_LABELS, statusLabel, walletAmount, when } from './texts.ts';
 
 export interface UserScreenProps {
@@ -166,79 +167,28 @@ function Section<T extends { id: number }>({ title, rows, head, empty, children,
   );
 }
 
-/** Adds to or takes from a wallet; the reason is required; a repeated submit applies once (the form's request id). */
+const BALANCE_FIELDS: readonly FieldSpec[] = [
+  { name: 'wallet', label: 'Кошелёк', kind: 'select', required: true, options: [{ value: 'words', label: 'Слова' }, { value: 'media', label: 'Медиа токены' }] },
+  { name: 'amount', label: 'Сумма (минус — списать)', kind: 'number', required: true, placeholder: 'например, 1000 или -2,5' },
+  { name: 'reason', label: 'Причина', kind: 'text', required: true, maxLength: 500, placeholder: 'Компенсация за сбой генерации' },
+];
+
+/** Adds to or takes from a wallet; the reason is required; a repeated submit applies once (the form's request id, new after each success). */
 function BalanceForm({ api, userId, onDone }: { api: AdminApi; userId: number; onDone: (user: AdminUserDetail) => void }) {
-  const formId = useId();
-  const [wallet, setWallet] = useState<'words' | 'media'>('words');
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
   const [requestId, setRequestId] = useState(newRequestId);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    const value = Number(amount.replace(',', '.').replace(/\s/g, ''));
-    const found: Record<string, string> = {};
-    if (!amount.trim() || !Number.isFinite(value) || value === 0) found.amount = 'Введите сумму: положительную, чтобы начислить, отрицательную, чтобы списать';
-    if (reason.trim().length < 3) found.reason = 'Опишите причину (от 3 символов)';
-    setErrors(found);
+  const submit = async (body: Record<string, unknown>) => {
+    const adjustment = body as AdminBalanceAdjustment;
     setDone(null);
-    setFailure(null);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      const user = await api.adjustBalance({ params: { id: userId }, body: { wallet, amount: value, reason: reason.trim(), request_id: requestId } });
-      onDone(user);
-      setDone(`${value > 0 ? 'Начислено' : 'Списано'}: ${walletAmount(wallet, Math.abs(value))}`);
-      setAmount('');
-      setReason('');
-      setRequestId(newRequestId());
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0] ?? ''])));
-      else setFailure(failureMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    onDone(await api.adjustBalance({ params: { id: userId }, body: adjustment }));
+    setDone(`${adjustment.amount > 0 ? 'Начислено' : 'Списано'}: ${walletAmount(adjustment.wallet, Math.abs(adjustment.amount))}`);
+    // A new form: the next adjustment is a new request.
+    setRequestId(newRequestId());
   };
   return (
-    <form className="admin-form" aria-label="Корректировка баланса" noValidate onSubmit={(e) => void submit(e)}>
+    <div className="admin-balance-form">
       <h4>Корректировка баланса</h4>
-      <div className="admin-form__row">
-        <div className="field">
-          <label className="field__label" htmlFor={`${formId}-wallet`}>
-            Кошелёк
-          </label>
-          <select id={`${formId}-wallet`} className="field__input" value={wallet} onChange={(e) => setWallet(e.target.value === 'media' ? 'media' : 'words')}>
-            <option value="words">Слова</option>
-            <option value="media">Медиа токены</option>
-          </select>
-        </div>
-        <Input id={`${formId}-amount`} label="Сумма (минус — списать)" value={amount} onChange={setAmount} error={errors.amount} inputMode="decimal" placeholder="например, 1000 или -2,5" />
-      </div>
-      <Input id={`${formId}-reason`} label="Причина" value={reason} onChange={setReason} error={errors.reason} placeholder="Компенсация за сбой генерации" />
-      {failure && <Alert>{failure}</Alert>}
-      {done && <Alert tone="success">{done}</Alert>}
-      <Button type="submit" busy={busy}>
-        Применить
-      </Button>
-    </form>
-  );
-}
-
-function Input({ id, label, value, onChange, error, ...rest }: { id: string; label: string; value: string; onChange: (v: string) => void; error: string | undefined; inputMode?: 'decimal'; placeholder?: string }) {
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input id={id} className="field__input" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...rest} />
-      {error && (
-        <p className="field__errors" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <Editor label="Корректировка баланса" schema={BalanceAdjustmentSchema} fields={BALANCE_FIELDS} initial={{ wallet: 'words' }} extra={{ request_id: requestId }} submitLabel="Применить" onSubmit={submit} done={done} clearOnSuccess />
     </div>
   );
 }

@@ -5,19 +5,32 @@ import { containing, pageOffset } from './admin-list.ts';
 
 const LATEST = 20;
 
-/** Users with both balances (raw: media in tenths), searched by email, sorted by a known column. */
-export async function listUsers(db: Executor, opts: { q: string; sort: 'id' | 'email' | 'created_at'; dir: 'asc' | 'desc'; page: number }) {
+export interface UserListOptions {
+  q: string;
+  sort: 'id' | 'email' | 'created_at';
+  dir: 'asc' | 'desc';
+  page: number;
+}
+
+/** The two statements of a page of users: how many match, and the page with both balances (raw: media in tenths), searched by email, sorted by a known column. */
+export function usersListQueries(db: Executor, opts: UserListOptions) {
   let query = db.selectFrom('users as u');
   if (opts.q) query = query.where('u.email', 'ilike', containing(opts.q));
-  const { total } = await query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query
-    .select(['u.id', 'u.email', 'u.role', 'u.email_confirmed_at', 'u.blocked_at', 'u.created_at'])
-    .select(BALANCES)
-    .orderBy(`u.${opts.sort}`, opts.dir)
-    .orderBy('u.id', opts.dir)
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(pageOffset(opts.page))
-    .execute();
+  return {
+    count: query.select((eb) => eb.fn.countAll<string>().as('total')),
+    page: query
+      .select(['u.id', 'u.email', 'u.role', 'u.email_confirmed_at', 'u.blocked_at', 'u.created_at'])
+      .select(BALANCES)
+      .orderBy(`u.${opts.sort}`, opts.dir)
+      .orderBy('u.id', opts.dir)
+      .limit(ADMIN_PAGE_SIZE)
+      .offset(pageOffset(opts.page)),
+  };
+}
+
+export async function listUsers(db: Executor, opts: UserListOptions) {
+  const queries = usersListQueries(db, opts);
+  const [{ total }, rows] = await Promise.all([queries.count.executeTakeFirstOrThrow(), queries.page.execute()]);
   return { rows, total: Number(total) };
 }
 
