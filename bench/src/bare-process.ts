@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { DB } from '../../server/src/db/database.ts';
+import { usersListQueries, type UserListOptions } from '../../server/src/features/admin/admin-users.queries.ts';
 
 /**
  * The speed bench's baseline: bare Fastify and pg answering the same paths as the app with the
@@ -61,6 +62,44 @@ app.get('/api/new/tariff', async (req) => {
       media: t.media_tenths / 10,
       trial_days: t.trial_days,
     })),
+  };
+});
+
+/** The admin users list's two statements, compiled once per query string (the bench asks a few). */
+const usersListSql = new Map<string, { count: CompiledQuery; page: CompiledQuery }>();
+const forbidden = { status: 'error', text: 'Недостаточно прав', code: 'FORBIDDEN' };
+
+app.get('/api/admin/users', async (req, reply) => {
+  const v = await viewer(req.headers.authorization);
+  if (!v) return reply.code(401).send(unauthenticated);
+  if (v.role !== 'admin') return reply.code(403).send(forbidden);
+  const q = req.query as Record<string, string | undefined>;
+  const opts: UserListOptions = { q: q.q ?? '', sort: q.sort === 'email' || q.sort === 'created_at' ? q.sort : 'id', dir: q.dir === 'asc' ? 'asc' : 'desc', page: Number(q.page ?? 1) || 1 };
+  const key = JSON.stringify(opts);
+  let compiled = usersListSql.get(key);
+  if (!compiled) {
+    const queries = usersListQueries(compiler, opts);
+    compiled = { count: queries.count.compile(), page: queries.page.compile() };
+    usersListSql.set(key, compiled);
+  }
+  const [[count], rows] = await Promise.all([
+    run<{ total: string }>(compiled.count),
+    run<{ id: number; email: string; role: string; email_confirmed_at: Date | null; blocked_at: Date | null; created_at: Date; words: string | number; media_tenths: string | number }>(compiled.page),
+  ]);
+  return {
+    status: 'success',
+    json: {
+      data: rows.map((r) => ({
+        id: r.id,
+        email: r.email,
+        role: r.role,
+        email_confirmed: r.email_confirmed_at !== null,
+        blocked: r.blocked_at !== null,
+        balances: { words: Number(r.words), media: Number(r.media_tenths) / 10 },
+        created_at: r.created_at.toISOString(),
+      })),
+      last_page: Math.max(1, Math.ceil(Number(count?.total ?? 0) / 20)),
+    },
   };
 });
 

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@app/server/app';
 import { createContext, startContext, stopContext } from '../../server/src/context.ts';
-import { newUser, type TestUser } from '@app/server/testing';
+import { newAdmin, newUser, type TestUser } from '@app/server/testing';
 import { loadConfig } from '../../server/src/config.ts';
 import { createDb, type Db } from '../../server/src/db/database.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
@@ -19,14 +20,16 @@ export interface BenchServer {
   /** The scratch database the server runs on. */
   databaseUrl: string;
   user: TestUser;
+  /** An admin, for the admin panel's lists. */
+  admin: TestUser;
   close(): Promise<void>;
 }
 
 /**
  * The real app on a scratch database (the machine's Postgres, else an embedded one), seeded,
- * with one confirmed user; no workers unless `work`, mail to a temporary folder.
+ * with one confirmed user, an admin and `customers` more users; no workers unless `work`, mail to a temporary folder.
  */
-export async function startServer(env: Record<string, string> = {}, opts: { work?: boolean } = {}): Promise<BenchServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { work?: boolean; customers?: number } = {}): Promise<BenchServer> {
   const { adminUrl, embedded } = await adminConnection();
   const name = `ns_bench_${crypto.randomBytes(5).toString('hex')}`;
   await withAdmin(adminUrl, (client) => client.query(`create database "${name}"`));
@@ -68,7 +71,10 @@ export async function startServer(env: Record<string, string> = {}, opts: { work
     const baseUrl = `http://127.0.0.1:${String(address.port)}`;
     config.publicUrl = baseUrl;
     const user = await newUser(db);
-    return { baseUrl, databaseUrl: url, user, close };
+    const admin = await newAdmin(db);
+    // The admin panel's lists have pages to turn: a few hundred customers (who cannot sign in).
+    if (opts.customers) await sql`insert into users (email, password_hash, email_confirmed_at) select 'client-' || n || '@example.ru', 'x', now() from generate_series(1, ${opts.customers}) as n`.execute(db);
+    return { baseUrl, databaseUrl: url, user, admin, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,3 +1,4 @@
+import { runWhenMain } from './standalone.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -14,6 +15,10 @@ export interface Load {
 
 export interface SpeedRow {
   path: string;
+  /** Whose token the requests carried. */
+  as: SpeedPath['as'];
+  rounds: number;
+  secondsPerRun: number;
   app: Load;
   bare: Load;
   /** app ÷ bare throughput; 1 = as fast as the bare server. */
@@ -25,8 +30,6 @@ export interface SpeedRow {
 
 export interface SpeedReport {
   connections: number;
-  secondsPerRun: number;
-  rounds: number;
   rows: SpeedRow[];
   /** The figure the app aims at; a ratio under it is reported, not failed (the machine's noise alone moves a ratio by ±0.05). */
   target: number;
@@ -34,16 +37,32 @@ export interface SpeedReport {
   floor: number;
 }
 
-export const SPEED_PATHS = ['/api/new/tariff?frontend=1', '/api/new/subscribe/check_user', '/api/new/user'] as const;
+/** A path measured, whose token it sends, and how long: the hot paths every page calls get more runs than the admin panel's lists. */
+export interface SpeedPath {
+  path: string;
+  as: 'user' | 'admin';
+  rounds: number;
+  seconds: number;
+}
+
+const hot = (path: string): SpeedPath => ({ path, as: 'user', rounds: 6, seconds: 2 });
+const adminList = (path: string): SpeedPath => ({ path, as: 'admin', rounds: 4, seconds: 1 });
+
+export const SPEED_PATHS: readonly SpeedPath[] = [
+  hot('/api/new/tariff?frontend=1'),
+  hot('/api/new/subscribe/check_user'),
+  hot('/api/new/user'),
+  // The admin panel's users list (users seeded by app-process.ts): a later page, and a search sorted by email.
+  adminList('/api/admin/users?page=3'),
+  adminList('/api/admin/users?q=client-1&sort=email&dir=asc'),
+];
 const CONNECTIONS = 50;
-const SECONDS = 2;
-const ROUNDS = 6;
 export const SPEED_TARGET = 0.85;
 export const SPEED_FLOOR = 0.7;
 
 export interface Started {
   child: ChildProcess;
-  info: { baseUrl: string; databaseUrl?: string; token?: string };
+  info: { baseUrl: string; databaseUrl?: string; token?: string; adminToken?: string };
 }
 
 /** Starts a bench process and waits for its JSON line. */
@@ -86,7 +105,7 @@ const best = (runs: Load[]): Load =>
   }));
 
 /**
- * Throughput and latency of the app's hottest reads under 50 connections (autocannon) against
+ * Throughput and latency of the app's hottest reads and the admin panel's lists under 50 connections (autocannon) against
  * a bare Fastify + pg server answering the same paths with the same SQL on the same database,
  * in the same run: each server in its own process, the two alternating (and which goes first),
  * the best of each kept.
@@ -95,21 +114,22 @@ export async function measureSpeed(): Promise<SpeedReport> {
   const app = await startProcess('app-process.ts');
   let bare: Started | undefined;
   try {
-    const { databaseUrl, token } = app.info;
-    if (!databaseUrl || !token) throw new Error('the app process did not say its database and token');
+    const { databaseUrl, token, adminToken } = app.info;
+    if (!databaseUrl || !token || !adminToken) throw new Error('the app process did not say its database and tokens');
     const baseline = await startProcess('bare-process.ts', { DATABASE_URL: databaseUrl });
     bare = baseline;
     const rows: SpeedRow[] = [];
-    for (const p of SPEED_PATHS) {
+    for (const { path: p, as, rounds, seconds } of SPEED_PATHS) {
+      const bearer = as === 'admin' ? adminToken : token;
       // Warm both (JIT, connection pools, caches) before anything counts.
-      await load(`${baseline.info.baseUrl}${p}`, token, 1);
-      await load(`${app.info.baseUrl}${p}`, token, 1);
+      await load(`${baseline.info.baseUrl}${p}`, bearer, 1);
+      await load(`${app.info.baseUrl}${p}`, bearer, 1);
       const appRuns: Load[] = [];
       const bareRuns: Load[] = [];
       // Alternating which goes first, so a drift of the machine's load favours neither.
-      for (let round = 0; round < ROUNDS; round++) {
-        const runBare = async () => bareRuns.push(await load(`${baseline.info.baseUrl}${p}`, token, SECONDS));
-        const runApp = async () => appRuns.push(await load(`${app.info.baseUrl}${p}`, token, SECONDS));
+      for (let round = 0; round < rounds; round++) {
+        const runBare = async () => bareRuns.push(await load(`${baseline.info.baseUrl}${p}`, bearer, seconds));
+        const runApp = async () => appRuns.push(await load(`${app.info.baseUrl}${p}`, bearer, seconds));
         if (round % 2 === 0) {
           await runBare();
           await runApp();
@@ -122,6 +142,9 @@ export async function measureSpeed(): Promise<SpeedReport> {
       const b = best(bareRuns);
       rows.push({
         path: p,
+        as,
+        rounds,
+        secondsPerRun: seconds,
         app: a,
         bare: b,
         ratioThroughput: a.requestsPerSecond / b.requestsPerSecond,
@@ -129,9 +152,11 @@ export async function measureSpeed(): Promise<SpeedReport> {
         ratioP99: b.p99Ms / Math.max(a.p99Ms, 0.001),
       });
     }
-    return { connections: CONNECTIONS, secondsPerRun: SECONDS, rounds: ROUNDS, rows, target: SPEED_TARGET, floor: SPEED_FLOOR };
+    return { connections: CONNECTIONS, rows, target: SPEED_TARGET, floor: SPEED_FLOOR };
   } finally {
     if (bare) await stop(bare);
     await stop(app);
   }
 }
+
+runWhenMain(import.meta.url, measureSpeed);

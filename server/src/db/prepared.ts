@@ -31,3 +31,25 @@ export function prepared<A extends unknown[], Row>(build: (db: Kysely<DB>, ...ar
     return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values(...args)))).rows;
   };
 }
+
+/**
+ * `prepared` for a statement whose text depends on some of its arguments (a search or none, the
+ * sort column and direction): built once per `shape(...args)` at its first use, its parameter
+ * order checked against `values(...args)` then, and afterwards run with `values(...args)` alone.
+ */
+export function preparedByShape<A extends unknown[], Row>(build: (db: Kysely<DB>, ...args: A) => Compilable<Row>, values: (...args: A) => unknown[], shape: (...args: A) => string): (db: Executor, ...args: A) => Promise<Row[]> {
+  const statements = new Map<string, string>();
+  return async (db, ...args) => {
+    const key = shape(...args);
+    let text = statements.get(key);
+    if (text === undefined) {
+      const compiled = build(compileOnly, ...args).compile();
+      if (!isDeepStrictEqual([...compiled.parameters], values(...args))) throw new Error(`prepared statement: values() does not match the builder's parameters for ${compiled.sql}`);
+      text = compiled.sql;
+      statements.set(key, text);
+    }
+    const pool = poolOf(db);
+    if (pool) return pool.query<Row>(text, values(...args));
+    return (await db.executeQuery<Row>(CompiledQuery.raw(text, values(...args)))).rows;
+  };
+}

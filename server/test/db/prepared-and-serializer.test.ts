@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { prepared } from '../../src/db/prepared.ts';
+import { prepared, preparedByShape } from '../../src/db/prepared.ts';
 import { createSerializerCompiler } from '../../src/lib/serializer.ts';
 import { createTestApp, newUser, type TestApp } from '../support/index.ts';
 
@@ -36,6 +36,28 @@ describe('prepared statements', () => {
       })
       .catch(() => undefined);
     expect(await walletsOf(t.db, user.id)).toEqual([]);
+  });
+
+  it('by shape: each shape built once and run with its own values; a value list out of the builder’s order is refused at the first use of its shape', async () => {
+    const user = await newUser(t.db);
+    await t.db.insertInto('wallets').values([{ user_id: user.id, kind: 'words', balance: 7 }, { user_id: user.id, kind: 'media', balance: 3 }]).execute();
+    const wallets = preparedByShape(
+      (db, userId: number, kind: 'words' | 'media' | null) => {
+        const q = db.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', userId).orderBy('kind');
+        return kind ? q.where('kind', '=', kind) : q;
+      },
+      (userId, kind) => (kind ? [userId, kind] : [userId]),
+      (_userId, kind) => (kind ? 'kind' : ''),
+    );
+    expect(await wallets(t.db, user.id, null)).toEqual([{ kind: 'media', balance: 3 }, { kind: 'words', balance: 7 }]);
+    expect(await wallets(t.db, user.id, 'words')).toEqual([{ kind: 'words', balance: 7 }]);
+    expect(await wallets(t.db, user.id, 'media')).toEqual([{ kind: 'media', balance: 3 }]);
+    const misordered = preparedByShape(
+      (db, userId: number, kind: 'words' | 'media') => db.selectFrom('wallets').selectAll().where('user_id', '=', userId).where('kind', '=', kind),
+      (userId, kind) => [kind, userId],
+      (_userId, _kind) => '',
+    );
+    await expect(misordered(t.db, user.id, 'words')).rejects.toThrow(/does not match/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { preparedByShape } from '../../db/prepared.ts';
 import { ADMIN_PAGE_SIZE } from '@app/contracts';
 import { containing, pageOffset } from './admin-list.ts';
 
@@ -28,10 +29,18 @@ export function usersListQueries(db: Executor, opts: UserListOptions) {
   };
 }
 
+const searchValues = (opts: UserListOptions) => (opts.q ? [containing(opts.q)] : []);
+// The list as staff turn its pages: each shape (a search or none, the sort) built once.
+const countUsers = preparedByShape((db, opts: UserListOptions) => usersListQueries(db, opts).count, searchValues, (opts) => (opts.q ? 'q' : ''));
+const usersPage = preparedByShape(
+  (db, opts: UserListOptions) => usersListQueries(db, opts).page,
+  (opts) => [...searchValues(opts), ADMIN_PAGE_SIZE, pageOffset(opts.page)],
+  (opts) => `${opts.q ? 'q' : ''}|${opts.sort}|${opts.dir}`,
+);
+
 export async function listUsers(db: Executor, opts: UserListOptions) {
-  const queries = usersListQueries(db, opts);
-  const [{ total }, rows] = await Promise.all([queries.count.executeTakeFirstOrThrow(), queries.page.execute()]);
-  return { rows, total: Number(total) };
+  const [[count], rows] = await Promise.all([countUsers(db, opts), usersPage(db, opts)]);
+  return { rows, total: Number(count?.total ?? 0) };
 }
 
 /** The user's two balances as columns `words` and `media_tenths` (of `users as u`). */
