@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { newAdmin, newUser } from '@app/server/testing';
 import { openPage, setupE2E } from './support/index.ts';
 
@@ -118,5 +118,37 @@ describe('the admin panel', () => {
     await page.getByRole('heading', { name: admin.email }).waitFor();
     expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
     await shot(page, 'admin-user-phone');
+  });
+
+  it('analytics for the last 7 days draws its charts; a new support link saved in Настройки is on the pages at once', async () => {
+    const admin = await newAdmin(e2e.t.db);
+    const api = (method: 'GET' | 'PUT', payload?: object) => e2e.t.app.inject({ method, url: '/api/admin/settings', headers: { authorization: `Bearer ${admin.token}` }, ...(payload ? { payload } : {}) });
+    const before = (await api('GET')).json<{ json: Record<string, unknown> }>().json;
+    // Other tests of this file see the settings as they were.
+    onTestFinished(async () => {
+      const keys = ['welcome_words', 'welcome_media', 'telegram_channel', 'support_url', 'sandbox_payments', 'sandbox_telegram'];
+      expect((await api('PUT', Object.fromEntries(keys.map((k) => [k, before[k]])))).statusCode).toBe(200);
+    });
+    const page = await e2e.signedInPage(admin);
+    await openPage(page, e2e.url('/admin/analytics'));
+    await page.getByRole('button', { name: '7 дней' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expect.poll(() => page.getByRole('button', { name: '7 дней' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('region', { name: 'Итоги за период' }).getByText('7 дней', { exact: false }).waitFor();
+    expect(await page.getByRole('figure').count()).toBe(7);
+    expect(await page.getByRole('table', { name: 'Платежи' }).locator('tbody tr').count()).toBe(7);
+    await shot(page, 'admin-analytics');
+
+    await tabs(page).getByRole('link', { name: 'Настройки' }).click();
+    const form = page.getByRole('form', { name: 'Настройки' });
+    const link = `https://t.me/support_${String(Date.now())}`;
+    await form.getByLabel(/Ссылка поддержки/).fill(link);
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await form.getByText('Настройки сохранены и уже действуют').waitFor();
+    await page.getByRole('region', { name: 'Действующие значения' }).getByText(link).waitFor();
+    await shot(page, 'admin-settings');
+
+    await openPage(page, e2e.url('/dashboard'));
+    expect(await page.locator('.site-footer').getByRole('link', { name: 'Поддержка' }).getAttribute('href')).toBe(link);
   });
 });

@@ -42,3 +42,7 @@ export const ANALYTICS_MAX_DAYS = 366;
 
 /** Days of the analytics are calendar days here (the service's customers and accounts are Russian). */
 export const ANALYTICS_TIME_ZONE = 'Europe/Moscow';
+
+/** The columns the lists of every user's runs and chats sort by. */
+export const GENERATION_SORTS = ['id', 'created_at', 'cost'] as const;
+export const CHAT_SORTS = ['id', 'created_at', 'updated_at'] as const;

@@ -9,6 +9,8 @@ import { ChatMessageSchema } from './chat.contract.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
 import { AnalyticsQuerySchema, DashboardCardInputSchema, RefundRequestSchema, SettingsInputSchema, TariffInputSchema } from './admin-inputs.ts';
 import {
+  CHAT_SORTS,
+  GENERATION_SORTS,
   GENERATION_STATUSES,
   INVOICE_STATUSES,
   REFUND_STATUSES,
@@ -162,8 +164,6 @@ export const AdminDashboardCardSchema = DashboardCardSchema.extend({
 });
 export type AdminDashboardCard = z.infer<typeof AdminDashboardCardSchema>;
 
-export const GENERATION_SORTS = ['id', 'created_at', 'cost'] as const;
-
 /** A run of any user (История генераций). */
 export const AdminGenerationSchema = z.object({
   id: z.number().int(),
@@ -188,8 +188,6 @@ export type AdminGeneration = z.infer<typeof AdminGenerationSchema>;
 export const AdminGenerationsQuerySchema = adminListQuery(GENERATION_SORTS, 'id').extend({
   status: z.enum(GENERATION_STATUSES, { error: `Статус: ${GENERATION_STATUSES.join(', ')}` }).optional(),
 });
-
-export const CHAT_SORTS = ['id', 'created_at', 'updated_at'] as const;
 
 /** A chat of any user (Чат): its owner, how many messages and words it took. */
 export const AdminChatSchema = z.object({

@@ -22,6 +22,8 @@ export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin
 export type {} from './admin-ai.contract.ts';
 // Types of the billing tabs (5, 7–10).
 export type {} from './admin-billing.contract.ts';
+// Types of the activity and settings tabs (11–13, 16).
+export type { AdminChat, AdminChatDetail, AdminGeneration, AdminSettings, Analytics, AnalyticsDay } from './admin-billing.contract.ts';
 
 /** Users, the audit log, job failures. */
 export const adminEndpoints: ClientRoutes<typeof adminRoutes> = adminPaths;

@@ -77,9 +77,9 @@ describe('the shell', () => {
   });
 
   it('a tab whose screen is not built yet says so', () => {
-    setup('/admin/analytics');
+    setup('/admin/log');
     expect(screen.getByText('Раздел ещё не готов')).toBeTruthy();
-    expect(within(nav()).getByRole('link', { name: 'Аналитика' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav()).getByRole('link', { name: 'Лог подписок' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('an unknown address says there is no such section, with the way back', () => {
