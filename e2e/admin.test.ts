@@ -154,7 +154,7 @@ describe('the admin panel', () => {
     const params = page.getByRole('region', { name: 'Варианты параметров' });
     await params.getByRole('button', { name: 'Добавить вариант' }).click();
     await params.getByLabel('Значение', { exact: true }).fill('small');
-    await params.getByLabel('Подпись для пользователя').fill('Маленькая 512×512');
+    await params.getByLabel('Подпись', { exact: true }).fill('Маленькая 512×512');
     await params.getByLabel(/Параметры провайдера/).fill('size=512x512');
     await params.getByText('Цена запуска: 1,5 медиа').waitFor();
     await shot(page, 'admin-model-new');

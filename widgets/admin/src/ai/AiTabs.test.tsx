@@ -219,7 +219,7 @@ describe('models', () => {
     await user.click(within(params).getByRole('button', { name: 'Добавить вариант' }));
     const [first, second] = within(params).getAllByRole('group', { name: /Вариант \d/ }) as [HTMLElement, HTMLElement];
     await user.type(within(first).getByLabelText('Значение'), 'short');
-    await user.type(within(first).getByLabelText('Подпись для пользователя'), 'Коротко');
+    await user.type(within(first).getByLabelText('Подпись'), 'Коротко');
     await user.type(within(first).getByLabelText('Лимит ответа, токенов'), '100');
     await user.type(within(first).getByLabelText('Температура (0–2)'), '3');
     expect(within(first).getByText('до 150 сл. за ответ + запрос')).toBeTruthy();

@@ -8,7 +8,7 @@ import type { TabProps } from '../tab-props.ts';
 import { when } from '../texts.ts';
 import { CatalogList, useListAddress } from './catalog-list.tsx';
 import { CATEGORY_SORTS, type BodyOf } from './contract.ts';
-import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, stampsLine, useCatalogChanges, useFlash, useSave } from './record.tsx';
+import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 
 const PATH = '/admin/ai-categories';
 type Navigate = TabProps['navigate'];
@@ -16,12 +16,12 @@ type CategoryBody = BodyOf<'createAiCategory'>;
 
 export const CATEGORY_COLUMNS: readonly Column<AdminAiCategory>[] = [
   { key: 'name', label: 'Название', sortable: true, render: (c) => c.name },
-  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (c) => c.id },
+  { key: 'active', label: 'Статус', render: (c) => <ActiveBadge active={c.active} /> },
   { key: 'description', label: 'Описание', render: (c) => <span className="ai-clip">{c.description || '—'}</span> },
   { key: 'products', label: 'Продуктов', numeric: true, render: (c) => c.products },
   { key: 'sort', label: 'Порядок', sortable: true, numeric: true, render: (c) => c.sort },
-  { key: 'active', label: 'Статус', render: (c) => <ActiveBadge active={c.active} /> },
   { key: 'created_at', label: 'Создана', sortable: true, render: (c) => when(c.created_at) },
+  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (c) => c.id },
 ];
 
 /** «Аи категории продуктов»: the categories, searched and sorted on the server. */
@@ -62,7 +62,6 @@ export function CategoryScreen({ api, id, navigate }: { api: AdminApi; id: numbe
 }
 
 function CategoryView({ api, category, navigate }: { api: AdminApi; category: AdminAiCategory | null; navigate: Navigate }) {
-  const flash = useFlash();
   const changes = useCatalogChanges(api.aiCategory.route, PATH, navigate);
   const { done, save } = useSave<AdminAiCategory, CategoryBody>({
     record: category,
@@ -101,7 +100,7 @@ function CategoryView({ api, category, navigate }: { api: AdminApi; category: Ad
         fields={FIELDS}
         initial={category ?? { name: '', description: '', sort: 0, active: true }}
         submitLabel={category ? 'Сохранить' : 'Создать'}
-        done={done ?? flash}
+        done={done}
         onSubmit={(v) => save({ name: String(v.name), description: typeof v.description === 'string' ? v.description : '', sort: Number(v.sort), active: v.active === true })}
       />
     </>

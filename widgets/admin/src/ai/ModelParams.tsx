@@ -120,7 +120,7 @@ export function ModelParams({ rows, onChange, errors, serverErrors, pricing }: M
         return (
           <div className="ai-row__grid">
             <RowInput id={`${at}-value`} label="Значение" value={row.value} onChange={(value) => update({ value })} error={e.value} placeholder="square" />
-            <RowInput id={`${at}-label`} label="Подпись для пользователя" value={row.label} onChange={(label) => update({ label })} error={e.label} placeholder="Квадрат 1024×1024" />
+            <RowInput id={`${at}-label`} label="Подпись" value={row.label} onChange={(label) => update({ label })} error={e.label} placeholder="Квадрат 1024×1024" />
             {(talks || row.temperature !== '' || row.max_output_tokens !== '') && (
               <>
                 <RowInput id={`${at}-temperature`} label="Температура (0–2)" value={row.temperature} onChange={(temperature) => update({ temperature })} error={e.temperature} inputMode="decimal" />
@@ -129,7 +129,7 @@ export function ModelParams({ rows, onChange, errors, serverErrors, pricing }: M
             )}
             <div className={`field ai-row__wide${e.provider ? ' field--invalid' : ''}`}>
               <label className="field__label" htmlFor={`${at}-provider`}>
-                Параметры провайдера, по одному в строке: имя=значение
+                Параметры провайдера: имя=значение, по одному в строке
               </label>
               <textarea
                 id={`${at}-provider`}
@@ -142,7 +142,7 @@ export function ModelParams({ rows, onChange, errors, serverErrors, pricing }: M
                 aria-describedby={`${at}-provider-note`}
               />
               <p className={e.provider ? 'field__errors' : 'field__hint'} id={`${at}-provider-note`}>
-                {e.provider ?? 'Числа и true/false передаются как есть, остальное — строкой. n — число изображений, duration — секунды видео.'}
+                {e.provider ?? 'Числа и true/false — как есть, остальное — строкой'}
               </p>
             </div>
             {pricing && (

@@ -8,7 +8,7 @@ import type { TabProps } from '../tab-props.ts';
 import { CatalogList, isId, useListAddress, type FilterSpec } from './catalog-list.tsx';
 import { ModelParams, checkParamRows, fromParamRow, toParamRows, type ParamRow } from './ModelParams.tsx';
 import { useProviders } from './options.ts';
-import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, Watch, formError, liftFieldError, stampsLine, useCatalogChanges, useFlash, useSave } from './record.tsx';
+import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, Watch, formError, liftFieldError, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 import { MODEL_SORTS, type BodyOf } from './contract.ts';
 import { PROTOCOL_LABELS, kindLabel, modelRates } from './texts.ts';
 
@@ -21,15 +21,15 @@ const kindOptions = MODEL_KINDS.map((k) => ({ value: k, label: MODEL_KIND_LABELS
 
 export const MODEL_COLUMNS: readonly Column<AdminAiModel>[] = [
   { key: 'name', label: 'Название', sortable: true, render: (m) => m.name },
-  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (m) => m.id },
-  { key: 'kind', label: 'Тип', sortable: true, render: (m) => kindLabel(m.kind) },
+  { key: 'active', label: 'Статус', render: (m) => <ActiveBadge active={m.active} /> },
+  { key: 'kind', label: 'Тип', sortable: true, render: (m) => <span className="ai-nowrap">{kindLabel(m.kind)}</span> },
   { key: 'connection', label: 'Подключение', render: (m) => m.connection },
   { key: 'provider_model', label: 'Модель провайдера', render: (m) => <code>{m.provider_model}</code> },
-  { key: 'price', label: 'Цена', render: (m) => modelRates(m) },
+  { key: 'price', label: 'Цена', render: (m) => <span className="ai-nowrap">{modelRates(m)}</span> },
   { key: 'params', label: 'Вариантов', numeric: true, render: (m) => m.setting.model.params.length },
   { key: 'products', label: 'Продуктов', numeric: true, render: (m) => m.products },
   { key: 'sort', label: 'Порядок', sortable: true, numeric: true, render: (m) => m.sort },
-  { key: 'active', label: 'Статус', render: (m) => <ActiveBadge active={m.active} /> },
+  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (m) => m.id },
 ];
 
 const connectionOption = (c: AdminProvider) => ({ value: String(c.id), label: `${c.name} (${PROTOCOL_LABELS[c.protocol]})${c.active ? '' : ' — выключено'}` });
@@ -114,7 +114,6 @@ function modelFields(kind: ModelKindName, connection: string, providers: readonl
 const NEW_MODEL = { name: '', kind: 'image', provider_model: '', words_per_token: 1, max_output_tokens: 2048, media_price: 1, media_per_second: 0, description: '', sort: 0, active: true } as const;
 
 function ModelView({ api, model, providers, navigate }: { api: AdminApi; model: AdminAiModel | null; providers: readonly AdminProvider[]; navigate: Navigate }) {
-  const flash = useFlash();
   const changes = useCatalogChanges(api.aiModel.route, PATH, navigate);
   const [initial] = useState<Values>(() => {
     if (model) return { ...model, connection_id: String(model.connection_id), setting: null };
@@ -194,14 +193,14 @@ function ModelView({ api, model, providers, navigate }: { api: AdminApi; model: 
         fields={modelFields(kind, connection, providers)}
         initial={initial}
         submitLabel={model ? 'Сохранить' : 'Создать'}
-        done={done ?? flash}
+        done={done}
         onSubmit={submit}
         aside={(v) => (
           <section className="card ai-side" aria-label="Варианты параметров">
             <Watch value={String(v.kind)} onChange={(k) => setKind(k as ModelKindName)} />
             <Watch value={String(v.connection_id ?? '')} onChange={setConnection} />
             <h3>Варианты параметров</h3>
-            <p className="admin-muted">Из них пользователь выбирает перед запуском: размер, качество, длительность, стиль ответа. Сохраняются вместе с моделью.</p>
+            <p className="admin-muted">Из них пользователь выбирает перед запуском: размер, качество, длительность, стиль ответа. Параметры провайдера уходят в запрос как есть: size — размер, n — число изображений, duration — секунды видео. Сохраняются вместе с моделью.</p>
             <ModelParams
               rows={rows}
               onChange={setRows}

@@ -8,7 +8,7 @@ import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import type { TabProps } from '../tab-props.ts';
 import type { BodyOf } from './contract.ts';
 import { useCategories, useModels } from './options.ts';
-import { DeleteAction, RecordFrame, RecordHead, Watch, formError, liftFieldError, stampsLine, useCatalogChanges, useFlash, useSave } from './record.tsx';
+import { DeleteAction, RecordFrame, RecordHead, Watch, formError, liftFieldError, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 import { TemplateFields, checkFieldRows, fromFieldRows, toFieldRows, type FieldRow } from './TemplateFields.tsx';
 import { VARIANT_LABELS, kindLabel, modelRates, paramPrice, variantOptions } from './texts.ts';
 
@@ -60,7 +60,6 @@ function productFields(variant: ProductVariant, modelId: string, categories: rea
 }
 
 function ProductView({ api, product, categories, models, navigate }: { api: AdminApi; product: AdminAiProduct | null; categories: readonly AdminAiCategory[]; models: readonly AdminAiModel[]; navigate: Navigate }) {
-  const flash = useFlash();
   const changes = useCatalogChanges(api.aiProduct.route, PATH, navigate);
   const [initial] = useState<Values>(() => {
     if (product) return { ...product, category_id: String(product.category_id), model_id: String(product.model_id), fields: null };
@@ -140,13 +139,13 @@ function ProductView({ api, product, categories, models, navigate }: { api: Admi
         fields={productFields(variant, modelId, categories, models)}
         initial={initial}
         submitLabel={product ? 'Сохранить' : 'Создать'}
-        done={done ?? flash}
+        done={done}
         onSubmit={submit}
         aside={(v) => (
           <div className="ai-aside">
             <Watch value={String(v.variant)} onChange={(next) => setVariant(next as ProductVariant)} />
             <Watch value={String(v.model_id ?? '')} onChange={setModelId} />
-            {product && <ExampleImage api={api} product={product} onSaved={changes.saved} />}
+            {!takesFields && product && <ExampleImage api={api} product={product} onSaved={changes.saved} />}
             <section className="card ai-side" aria-label="Поля шаблона">
               <h3>Поля шаблона</h3>
               {takesFields ? (
@@ -161,7 +160,14 @@ function ProductView({ api, product, categories, models, navigate }: { api: Admi
                 </p>
               )}
             </section>
+            {takesFields && product && <ExampleImage api={api} product={product} onSaved={changes.saved} />}
             <Prices model={model} navigate={navigate} />
+            {!product && (
+              <section className="card ai-side" aria-label="Пример">
+                <h3>Пример</h3>
+                <p className="admin-muted">Картинку-пример можно загрузить сразу после создания продукта.</p>
+              </section>
+            )}
           </div>
         )}
       />

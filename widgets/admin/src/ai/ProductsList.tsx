@@ -8,7 +8,7 @@ import { CatalogList, isId, useListAddress, type FilterSpec } from './catalog-li
 import { useCategories, useModels } from './options.ts';
 import { ActiveBadge } from './record.tsx';
 import { PRODUCT_SORTS } from './contract.ts';
-import { VARIANT_LABELS, paramPrice, variantOptions } from './texts.ts';
+import { VARIANT_LABELS, VARIANT_SHORT, paramPrice, variantOptions } from './texts.ts';
 
 export const PRODUCTS_PATH = '/admin/ai-products';
 type Navigate = TabProps['navigate'];
@@ -27,20 +27,20 @@ export function productColumns(models: ReadonlyMap<number, AdminAiModel>): Colum
         </span>
       ),
     },
-    { key: 'id', label: 'ID', sortable: true, numeric: true, render: (p) => p.id },
-    { key: 'variant', label: 'Вариант', render: (p) => <span title={VARIANT_LABELS[p.variant]}>{VARIANT_LABELS[p.variant]}</span> },
+    { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} /> },
+    { key: 'variant', label: 'Вариант', render: (p) => <span className="ai-nowrap" title={VARIANT_LABELS[p.variant]}>{VARIANT_SHORT[p.variant]}</span> },
     { key: 'category', label: 'Категория', render: (p) => p.category },
-    { key: 'model', label: 'Модель', render: (p) => p.model },
+    { key: 'model', label: 'Модель', render: (p) => <span className="ai-nowrap">{p.model}</span> },
     {
       key: 'price',
       label: 'Цена',
       render: (p) => {
         const model = models.get(p.model_id);
-        return model ? paramPrice(model, model.setting.model.params[0]) : '…';
+        return <span className="ai-nowrap">{model ? paramPrice(model, model.setting.model.params[0], true) : '…'}</span>;
       },
     },
     { key: 'sort', label: 'Порядок', sortable: true, numeric: true, render: (p) => p.sort },
-    { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} /> },
+    { key: 'id', label: 'ID', sortable: true, numeric: true, render: (p) => p.id },
   ];
 }
 

@@ -8,7 +8,7 @@ import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import type { TabProps } from '../tab-props.ts';
 import { when } from '../texts.ts';
 import { CatalogList, useListAddress } from './catalog-list.tsx';
-import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, stampsLine, useCatalogChanges, useFlash, useSave } from './record.tsx';
+import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 import { PROVIDER_SORTS, type BodyOf } from './contract.ts';
 import { PROTOCOL_LABELS, protocolOptions } from './texts.ts';
 
@@ -29,13 +29,13 @@ export function KeyState({ provider }: { provider: Pick<AdminProvider, 'protocol
 
 export const PROVIDER_COLUMNS: readonly Column<AdminProvider>[] = [
   { key: 'name', label: 'Название', sortable: true, render: (p) => p.name },
-  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (p) => p.id },
-  { key: 'protocol', label: 'Протокол', render: (p) => PROTOCOL_LABELS[p.protocol] },
+  { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} /> },
+  { key: 'protocol', label: 'Протокол', render: (p) => <span className="ai-nowrap">{PROTOCOL_LABELS[p.protocol]}</span> },
   { key: 'base_url', label: 'Адрес API', render: (p) => (p.base_url ? <span className="ai-clip">{p.base_url}</span> : '—') },
   { key: 'key', label: 'Ключ', render: (p) => <KeyState provider={p} /> },
   { key: 'models', label: 'Моделей', numeric: true, render: (p) => p.models },
-  { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} /> },
   { key: 'created_at', label: 'Создано', sortable: true, render: (p) => when(p.created_at) },
+  { key: 'id', label: 'ID', sortable: true, numeric: true, render: (p) => p.id },
 ];
 
 /** «Провайдеры»: connections to AI providers, keys only by their variable's name. */
@@ -94,7 +94,6 @@ export function ProviderScreen({ api, id, navigate }: { api: AdminApi; id: numbe
 }
 
 function ProviderView({ api, provider, navigate }: { api: AdminApi; provider: AdminProvider | null; navigate: Navigate }) {
-  const flash = useFlash();
   const changes = useCatalogChanges(api.provider.route, PATH, navigate);
   const { done, save } = useSave<AdminProvider, ProviderBody>({
     record: provider,
@@ -136,7 +135,7 @@ function ProviderView({ api, provider, navigate }: { api: AdminApi; provider: Ad
         fields={FIELDS}
         initial={provider ?? { name: '', protocol: 'openai', base_url: '', api_key_env: '', timeout_seconds: 60, active: true }}
         submitLabel={provider ? 'Сохранить' : 'Создать'}
-        done={done ?? flash}
+        done={done}
         onSubmit={(v) => save(providerBody(v))}
         aside={provider ? () => <ProviderCheck api={api} provider={provider} /> : undefined}
       />

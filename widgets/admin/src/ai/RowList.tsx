@@ -46,10 +46,12 @@ export function RowList<R extends Row>({ label, rowLabel, rows, onChange, create
         const name = rowLabel(row, i);
         return (
           <fieldset key={row.key} className="ai-row">
-            <legend className="ai-row__head">
-              <span className="ai-row__title">{name}</span>
-            </legend>
-            <div className="ai-row__tools">
+            <legend className="visually-hidden">{name}</legend>
+            <div className="ai-row__head">
+              <span className="ai-row__title" aria-hidden="true">
+                {name}
+              </span>
+              <div className="ai-row__tools">
               <Button variant="ghost" aria-label={`${name}: выше`} disabled={i === 0} onClick={() => move(i, i - 1)}>
                 ↑
               </Button>
@@ -59,6 +61,7 @@ export function RowList<R extends Row>({ label, rowLabel, rows, onChange, create
               <Button variant="ghost" aria-label={`${name}: удалить`} onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
                 ✕
               </Button>
+              </div>
             </div>
             {children(row, (change) => onChange(rows.map((r) => (r.key === row.key ? { ...r, ...change } : r))), i)}
           </fieldset>

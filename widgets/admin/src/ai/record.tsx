@@ -154,20 +154,24 @@ export interface RecordHeadProps {
   actions?: ReactNode;
 }
 
-/** The head of a record's screen: its name, what it is, whether it is on, and its actions. */
+/** The head of a record's screen: its name, what it is, whether it is on, its actions, and what was just done (it was created). */
 export function RecordHead({ title, meta, active, badges, actions }: RecordHeadProps) {
+  const flash = useFlash();
   return (
-    <header className="admin-screen__head">
-      <div>
-        <h2 className="admin-screen__title">{title}</h2>
-        <p className="admin-screen__meta">{meta}</p>
-        <p className="admin-badges">
-          {active !== undefined && <ActiveBadge active={active} />}
-          {badges}
-        </p>
-      </div>
-      {actions && <div className="admin-screen__actions">{actions}</div>}
-    </header>
+    <>
+      <header className="admin-screen__head">
+        <div>
+          <h2 className="admin-screen__title">{title}</h2>
+          <p className="admin-screen__meta">{meta}</p>
+          <p className="admin-badges">
+            {active !== undefined && <ActiveBadge active={active} />}
+            {badges}
+          </p>
+        </div>
+        {actions && <div className="admin-screen__actions">{actions}</div>}
+      </header>
+      {flash && <Alert tone="success">{flash}</Alert>}
+    </>
   );
 }
 

@@ -13,6 +13,17 @@ export const VARIANT_LABELS: Record<ProductVariant, string> = {
   video: 'Видео',
 };
 
+/** The same, short, for the list. */
+export const VARIANT_SHORT: Record<ProductVariant, string> = {
+  img: 'Текст → картинка',
+  img_2: 'По образцу',
+  img_3: 'Шаблон, картинка',
+  img_4: 'Стиль примера',
+  mask: 'Маска',
+  text_1: 'Шаблон, текст',
+  video: 'Видео',
+};
+
 export const PROTOCOL_LABELS: Record<ProviderProtocolName, string> = {
   openai: 'OpenAI-совместимый',
   replicate: 'Replicate',
@@ -56,12 +67,13 @@ const videoSeconds = (param: ModelParam | undefined) => {
 /**
  * What one run with `param` costs on `model`, as the catalogue computes it (`runCost`): images
  * the price per image times `n`; video the price per second of `duration` where both are set,
- * else per generation; text the most the answer may cost (the prompt's words come on top).
+ * else per generation; text the most the answer may cost (the prompt's words come on top;
+ * `brief` leaves that note out).
  */
-export function paramPrice(model: Priced, param: ModelParam | undefined): string {
+export function paramPrice(model: Priced, param: ModelParam | undefined, brief = false): string {
   if (model.kind === 'chat' || model.kind === 'text') {
     const tokens = Math.min(model.max_output_tokens, param?.max_output_tokens ?? Infinity);
-    return `до ${formatWords(Math.ceil(tokens * model.words_per_token))} сл. за ответ + запрос`;
+    return `до ${formatWords(Math.ceil(tokens * model.words_per_token))} сл.${brief ? '' : ' за ответ + запрос'}`;
   }
   if (model.kind === 'video') {
     const seconds = videoSeconds(param);
