@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { newAdmin, newUser } from '@app/server/testing';
+import { seedAiCatalog } from '../server/src/db/seed.ts';
+import { credit } from '../server/src/features/wallet/wallet.queries.ts';
 import { openPage, setupE2E } from './support/index.ts';
 
 /*
@@ -150,5 +152,73 @@ describe('the admin panel', () => {
 
     await openPage(page, e2e.url('/dashboard'));
     expect(await page.locator('.site-footer').getByRole('link', { name: 'Поддержка' }).getAttribute('href')).toBe(link);
+  });
+
+  it('an admin creates a model and a product, and a user generates with it', async () => {
+    // The seed's AI catalogue: the offline demo connection (and a switched-off OpenAI one).
+    await seedAiCatalog(e2e.t.db);
+    const stamp = Date.now().toString(36);
+    const admin = await newAdmin(e2e.t.db);
+    const page = await e2e.signedInPage(admin);
+
+    // The demo connection answers a test call.
+    await openPage(page, e2e.url('/admin/providers'));
+    await page.getByRole('link', { name: 'Демо', exact: true }).click();
+    await page.getByRole('form', { name: 'Проверка связи' }).getByRole('button', { name: 'Проверить' }).click();
+    await expect.poll(() => page.getByRole('status', { name: 'Результат проверки' }).textContent()).toMatch(/^Связь есть · \d+ мс · модель demo/);
+    await shot(page, 'admin-provider');
+
+    // A category, then an image model on the demo connection with one parameter choice.
+    await tabs(page).getByRole('link', { name: 'Аи категории продуктов' }).click();
+    await page.getByRole('link', { name: 'Создать категорию' }).click();
+    const category = page.getByRole('form', { name: 'Новая категория' });
+    await category.getByLabel('Название').fill(`Открытки ${stamp}`);
+    await category.getByRole('button', { name: 'Создать' }).click();
+    await page.getByText(`Категория «Открытки ${stamp}» создана`).waitFor();
+
+    await tabs(page).getByRole('link', { name: 'Аи модели' }).click();
+    await page.getByRole('link', { name: 'Создать модель' }).click();
+    const model = page.getByRole('form', { name: 'Новая модель' });
+    await model.getByLabel('Название').fill(`Художник ${stamp}`);
+    await model.getByLabel('Подключение').selectOption({ label: 'Демо (Демо (офлайн))' });
+    await model.getByLabel('Модель у провайдера').fill('demo-image');
+    await model.getByLabel('Медиа токенов за изображение или ролик').fill('1,5');
+    const params = page.getByRole('region', { name: 'Варианты параметров' });
+    await params.getByRole('button', { name: 'Добавить вариант' }).click();
+    await params.getByLabel('Значение', { exact: true }).fill('small');
+    await params.getByLabel('Подпись', { exact: true }).fill('Маленькая 512×512');
+    await params.getByLabel(/Параметры провайдера/).fill('size=512x512');
+    await params.getByText('Цена запуска: 1,5 медиа').waitFor();
+    await shot(page, 'admin-model-new');
+    await model.getByRole('button', { name: 'Создать' }).click();
+    await page.getByText(`Модель «Художник ${stamp}» создана`).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/ai-models\/\d+$/);
+
+    // A text-to-image product on it.
+    await tabs(page).getByRole('link', { name: 'Аи продукты' }).click();
+    await page.getByRole('link', { name: 'Создать продукт' }).click();
+    const product = page.getByRole('form', { name: 'Новый продукт' });
+    await product.getByLabel('Название').fill(`Открытка ${stamp}`);
+    await product.getByLabel('Категория').selectOption({ label: `Открытки ${stamp}` });
+    await product.getByLabel(/^Модель( \*)?$/).selectOption({ label: `Художник ${stamp} · Демо` });
+    await product.getByLabel('Описание').fill('Опишите открытку — модель её нарисует.');
+    await page.getByRole('region', { name: 'Параметры и цены' }).getByText('Маленькая 512×512').waitFor();
+    await product.getByRole('button', { name: 'Создать' }).click();
+    await page.getByText(`Продукт «Открытка ${stamp}» создан. Теперь можно загрузить пример`).waitFor();
+    await shot(page, 'admin-product');
+
+    // A user with media tokens finds it in the catalogue and runs it.
+    const user = await newUser(e2e.t.db);
+    await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `e2e-admin-ai-${String(user.id)}` }, 30));
+    const userPage = await e2e.signedInPage(user);
+    await openPage(userPage, e2e.url('/ai-products'));
+    await userPage.getByRole('link', { name: new RegExp(`Открытка ${stamp}`) }).click();
+    await userPage.getByRole('heading', { name: `Открытка ${stamp}`, level: 1 }).waitFor();
+    await expect.poll(() => userPage.locator('.gen-price__amount').textContent()).toBe('1,5 медиа токена');
+    await userPage.getByRole('textbox', { name: 'Описание' }).fill('Открытка с котом и шарами');
+    await userPage.getByRole('button', { name: /^Создать/ }).click();
+    await expect.poll(() => userPage.locator('.gen-run .gen-run__status').textContent(), { timeout: 30_000 }).toBe('Готово');
+    const result = userPage.locator('.gen-run').getByRole('img', { name: /^Результат 1/ });
+    await expect.poll(() => result.evaluate((img) => Number(Reflect.get(img, 'naturalWidth')))).toBe(512);
   });
 });

@@ -19,7 +19,7 @@ export * from './admin-billing.browser.ts';
 export * from './admin-inputs.ts';
 export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin.contract.ts';
 // Types of the AI catalogue tabs (2–4, 14).
-export type {} from './admin-ai.contract.ts';
+export type { AdminAiCategory, AdminAiModel, AdminAiProduct, AdminDeleteResult, AdminProvider, ProviderTestResult } from './admin-ai.contract.ts';
 // Types of the billing tabs (5, 7–10).
 export type {} from './admin-billing.contract.ts';
 // Types of the activity and settings tabs (11–13, 16).

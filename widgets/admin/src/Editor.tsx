@@ -69,8 +69,10 @@ export interface EditorProps {
   fields: readonly FieldSpec[];
   initial: Values;
   submitLabel: string;
-  /** Values joined to the form's (the record's own, a request id) before the check. */
-  extra?: Values;
+  /** Values joined to the form's before the check (a request id, lists edited beside the form). */
+  extra?: Record<string, unknown>;
+  /** Runs first at a submit: a message stops it there (lists beside the form that mark their own rows). */
+  precheck?: () => string | null;
   /** Sends the body the schema made of the values; an ApiError's field messages show by their fields, others above the button. */
   onSubmit: (body: Record<string, unknown>) => Promise<void>;
   /** Beside the fields (a live preview). */
@@ -81,7 +83,7 @@ export interface EditorProps {
 }
 
 /** An admin editor: fields from a spec, checked before sending, the server's field errors shown by their fields. */
-export function Editor({ label, schema, fields, initial, submitLabel, extra, onSubmit, aside, done, clearOnSuccess = false }: EditorProps) {
+export function Editor({ label, schema, fields, initial, submitLabel, extra, precheck, onSubmit, aside, done, clearOnSuccess = false }: EditorProps) {
   const id = useId();
   const fresh = () => Object.fromEntries(fields.map((f) => [f.name, toDraft(f, initial[f.name])]));
   const [draft, setDraft] = useState<Record<string, string | boolean>>(fresh);
@@ -92,6 +94,11 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, onS
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setFailure(null);
+    const stop = precheck?.() ?? null;
+    if (stop) {
+      setFailure(stop);
+      return;
+    }
     const checked = checkInput(schema, Object.fromEntries(Object.entries({ ...values, ...extra }).filter(([, v]) => v !== undefined)));
     if (!checked.ok) {
       const found = byField(checked.errors, fields);
