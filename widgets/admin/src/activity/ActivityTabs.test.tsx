@@ -43,7 +43,9 @@ describe('helpers', () => {
   it('round axis tops, spread day ticks, Moscow days as written, durations', () => {
     expect([niceCeil(0), niceCeil(3), niceCeil(7), niceCeil(12), niceCeil(1490), niceCeil(0.4)]).toEqual([0, 5, 10, 20, 2000, 0.5]);
     expect(tickIndices(3)).toEqual([0, 1, 2]);
-    expect(tickIndices(90)).toEqual([0, 18, 36, 53, 71, 89]);
+    expect(tickIndices(7)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(tickIndices(30)).toEqual([4, 9, 14, 19, 24, 29]);
+    expect(tickIndices(90)).toEqual([14, 29, 44, 59, 74, 89]);
     expect(dayLabel('2026-11-20')).toBe('20.11');
     expect(dayLabel('2026-11-20', true)).toBe('20.11.2026, пт');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');

@@ -24,11 +24,13 @@ export function niceCeil(n: number): number {
   return step * power;
 }
 
-/** At most `max` evenly spread indices of `n` days, the first and last among them. */
-export function tickIndices(n: number, max = 6): number[] {
+/** At most `max` indices of `n` days, a whole number of days apart (no uneven gap), counted back from the last day. */
+export function tickIndices(n: number, max = 7): number[] {
   if (n <= max) return Array.from({ length: n }, (_, i) => i);
-  const step = (n - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => Math.round(i * step));
+  const step = Math.ceil((n - 1) / (max - 1));
+  const out: number[] = [];
+  for (let i = n - 1; i >= 0; i -= step) out.unshift(i);
+  return out;
 }
 
 const BAR = 10;
