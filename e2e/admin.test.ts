@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newAdmin, newUser } from '@app/server/testing';
+import { newAdmin, newUser, seedCatalog } from '@app/server/testing';
 import { openPage, setupE2E } from './support/index.ts';
 
 /*
@@ -118,5 +118,36 @@ describe('the admin panel', () => {
     await page.getByRole('heading', { name: admin.email }).waitFor();
     expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
     await shot(page, 'admin-user-phone');
+  });
+
+  it('an admin edits a tariff, and the plans page shows the change', async () => {
+    // The seed's plans; «Бизнес» (monthly, no trial) is read by no other test of this file.
+    const { monthly } = await seedCatalog(e2e.t.db);
+    const admin = await newAdmin(e2e.t.db);
+    const page = await e2e.signedInPage(admin);
+    await openPage(page, e2e.url('/admin/tariff'));
+    await page.getByRole('link', { name: monthly.name, exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/tariff/${String(monthly.id)}`);
+
+    const form = page.getByRole('form', { name: `Тариф «${monthly.name}»` });
+    await form.getByLabel(/^Название/).fill('Бизнес Плюс');
+    await form.getByLabel(/^Цена, ₽/).fill('2990');
+    await form.getByLabel(/^Строки описания/).fill(['[[words]] 1 000 000 слов в месяц', '[[media]] 500 медиа токенов в месяц', 'Все модели и приоритетная очередь'].join('\n'));
+    // The card beside the form follows the typing: the new name, price and the marker drawn as the icon.
+    const preview = page.getByRole('region', { name: 'Предпросмотр карточки' }).getByRole('article', { name: 'Бизнес Плюс', exact: true });
+    await preview.getByText('500,0 медиа токена в месяц').waitFor();
+    expect(text(await preview.textContent())).toContain('2 990 ₽ в месяц');
+    expect(await preview.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
+    await shot(page, 'admin-tariff');
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText('Сохранено. Страница тарифов уже показывает изменения.').waitFor();
+    await page.getByRole('heading', { name: 'Тариф «Бизнес Плюс»' }).waitFor();
+
+    await openPage(page, e2e.url('/dashboard/user/payment'));
+    const plan = page.getByRole('article', { name: 'Бизнес Плюс', exact: true });
+    await plan.getByText('500,0 медиа токена в месяц').waitFor();
+    expect(text(await plan.textContent())).toContain('2 990 ₽ в месяц');
+    expect(await plan.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
+    expect(await page.getByRole('article', { name: monthly.name, exact: true }).count()).toBe(0);
   });
 });

@@ -19,7 +19,7 @@ export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin
 // Types of the AI catalogue tabs (2–4, 14).
 export type {} from './admin-ai.contract.ts';
 // Types of the billing tabs (5, 7–10).
-export type {} from './admin-billing.contract.ts';
+export type { AdminDashboardCard, AdminPayment, AdminPaymentDetail, AdminRefund, AdminSubscription, AdminSubscriptionDetail, AdminTariff, SubscriptionLogEntry } from './admin-billing.contract.ts';
 
 /** Users, the audit log, job failures. */
 export const adminEndpoints: ClientRoutes<typeof adminRoutes> = adminPaths;
