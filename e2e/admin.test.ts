@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { newAdmin, newUser } from '@app/server/testing';
+import { newAdmin, newUser, seedCatalog } from '@app/server/testing';
 import { seedAiCatalog } from '../server/src/db/seed.ts';
 import { credit } from '../server/src/features/wallet/wallet.queries.ts';
 import { openPage, setupE2E } from './support/index.ts';
@@ -220,5 +220,36 @@ describe('the admin panel', () => {
     await expect.poll(() => userPage.locator('.gen-run .gen-run__status').textContent(), { timeout: 30_000 }).toBe('Готово');
     const result = userPage.locator('.gen-run').getByRole('img', { name: /^Результат 1/ });
     await expect.poll(() => result.evaluate((img) => Number(Reflect.get(img, 'naturalWidth')))).toBe(512);
+  });
+
+  it('an admin edits a tariff, and the plans page shows the change', async () => {
+    // The seed's plans; «Бизнес» (monthly, no trial) is read by no other test of this file.
+    const { monthly } = await seedCatalog(e2e.t.db);
+    const admin = await newAdmin(e2e.t.db);
+    const page = await e2e.signedInPage(admin);
+    await openPage(page, e2e.url('/admin/tariff'));
+    await page.getByRole('link', { name: monthly.name, exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/tariff/${String(monthly.id)}`);
+
+    const form = page.getByRole('form', { name: `Тариф «${monthly.name}»` });
+    await form.getByLabel(/^Название/).fill('Бизнес Плюс');
+    await form.getByLabel(/^Цена, ₽/).fill('2990');
+    await form.getByLabel(/^Строки описания/).fill(['[[words]] 1 000 000 слов в месяц', '[[media]] 500 медиа токенов в месяц', 'Все модели и приоритетная очередь'].join('\n'));
+    // The card beside the form follows the typing: the new name, price and the marker drawn as the icon.
+    const preview = page.getByRole('region', { name: 'Предпросмотр карточки' }).getByRole('article', { name: 'Бизнес Плюс', exact: true });
+    await preview.getByText('500,0 медиа токена в месяц').waitFor();
+    expect(text(await preview.textContent())).toContain('2 990 ₽ в месяц');
+    expect(await preview.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
+    await shot(page, 'admin-tariff');
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText('Сохранено. Страница тарифов уже показывает изменения.').waitFor();
+    await page.getByRole('heading', { name: 'Тариф «Бизнес Плюс»' }).waitFor();
+
+    await openPage(page, e2e.url('/dashboard/user/payment'));
+    const plan = page.getByRole('article', { name: 'Бизнес Плюс', exact: true });
+    await plan.getByText('500,0 медиа токена в месяц').waitFor();
+    expect(text(await plan.textContent())).toContain('2 990 ₽ в месяц');
+    expect(await plan.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
+    expect(await page.getByRole('article', { name: monthly.name, exact: true }).count()).toBe(0);
   });
 });

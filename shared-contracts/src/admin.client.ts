@@ -21,7 +21,7 @@ export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin
 // Types of the AI catalogue tabs (2–4, 14).
 export type { AdminAiCategory, AdminAiModel, AdminAiProduct, AdminDeleteResult, AdminProvider, ProviderTestResult } from './admin-ai.contract.ts';
 // Types of the billing tabs (5, 7–10).
-export type {} from './admin-billing.contract.ts';
+export type { AdminDashboardCard, AdminPayment, AdminPaymentDetail, AdminRefund, AdminSubscription, AdminSubscriptionDetail, AdminTariff, SubscriptionLogEntry } from './admin-billing.contract.ts';
 // Types of the activity and settings tabs (11–13, 16).
 export type { AdminChat, AdminChatDetail, AdminGeneration, AdminSettings, Analytics, AnalyticsDay } from './admin-billing.contract.ts';
 

@@ -76,12 +76,6 @@ describe('the shell', () => {
     await waitFor(() => expect(within(nav()).getByRole('link', { name: 'Главная' }).getAttribute('aria-current')).toBe('page'));
   });
 
-  it('a tab whose screen is not built yet says so', () => {
-    setup('/admin/log');
-    expect(screen.getByText('Раздел ещё не готов')).toBeTruthy();
-    expect(within(nav()).getByRole('link', { name: 'Лог подписок' }).getAttribute('aria-current')).toBe('page');
-  });
-
   it('an unknown address says there is no such section, with the way back', () => {
     setup('/admin/nope');
     expect(screen.getByText('Такого раздела нет')).toBeTruthy();

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { accountEndpoints, billingEndpoints, dashboardEndpoints, widgetProps, type DashboardCard, type User, type UserSubscriptionStatus } from '@app/contracts/browser';
 import { ApiError, pageQueryClient, routeKey } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
-import { Dashboard, iconImage, safeHref } from './Dashboard.tsx';
+import { Dashboard } from './Dashboard.tsx';
+import { iconImage, safeHref } from './NewsCard.tsx';
 
 const props = widgetProps.dashboard.parse({});
 const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 }, resend_in: 0 };

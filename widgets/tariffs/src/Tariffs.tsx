@@ -1,10 +1,11 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { BILLING_TEXTS, TEST_CARD_LIST, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
-import { Alert, Button, EmptyState, LoadError, MediaIcon, Skeleton, Spinner, WordsIcon, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
+import { Alert, Button, EmptyState, LoadError, Skeleton, Spinner, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
 import { Dialog } from '@app/kit/dialog';
 import { tariffsApi, type TariffsApi } from './api.ts';
 import { cloudPaymentsWidget, type PaymentWidget } from './payment-widget.ts';
-import { descriptionParts, isPackage, planButton, trialApplies } from './plan.ts';
+import { DAYS, PlanCardFrame } from './PlanCard.tsx';
+import { isPackage, planButton, trialApplies } from './plan.ts';
 import { usePayment, type Busy, type PaymentOutcome } from './use-payment.ts';
 
 export interface TariffsData {
@@ -25,7 +26,6 @@ export const CANCEL_LABEL = 'Отменить подписку';
 export const POLL_DELAY_MS = 1000;
 export const POLL_ATTEMPTS = 15;
 
-const DAYS = ['день', 'дня', 'дней'] as const;
 const WORDS = ['слово', 'слова', 'слов'] as const;
 
 export interface TariffsViewProps {
@@ -103,49 +103,6 @@ function NoticeView({ notice }: { notice: Notice }) {
   }
 }
 
-function Description({ lines }: { lines: readonly string[] }) {
-  return (
-    <ul className="plan__features">
-      {lines.map((line, i) => (
-        <li key={`${String(i)}:${line}`}>
-          {descriptionParts(line).map((part, j) =>
-            part.type === 'text' ? <span key={j}>{part.text}</span> : part.icon === 'words' ? <WordsIcon key={j} /> : <MediaIcon key={j} />,
-          )}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Price({ tariff, check }: { tariff: Tariff; check: SubscribeCheck }) {
-  const money = (n: number) => formatAmount(n, tariff.currency_provider);
-  if (isPackage(tariff)) {
-    return (
-      <p className="plan__price">
-        <span className="plan__amount">{money(tariff.amount)}</span> <span className="plan__period">разовая покупка</span>
-      </p>
-    );
-  }
-  if (trialApplies(tariff, check)) {
-    return (
-      <div className="plan__price">
-        <p>
-          <span className="plan__amount">{money(tariff.first_amount)}</span>{' '}
-          <span className="plan__period">
-            за {tariff.trial_days} {plural(tariff.trial_days, DAYS)}
-          </span>
-        </p>
-        <p className="plan__then">потом {money(tariff.amount)}/мес</p>
-      </div>
-    );
-  }
-  return (
-    <p className="plan__price">
-      <span className="plan__amount">{money(tariff.amount)}</span> <span className="plan__period">в месяц</span>
-    </p>
-  );
-}
-
 /**
  * What happens next with the current plan: the end of the trial and what will be charged then,
  * the next renewal, or that the last renewal charge failed (CloudPayments retries it).
@@ -189,7 +146,6 @@ interface PlanCardProps {
 }
 
 function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect, onCancelRequest }: PlanCardProps) {
-  const nameId = useId();
   const button = planButton(tariff, check, purchased);
   const mine = button.kind === 'current' || button.kind === 'cancelled';
   const waiting = busy !== null || cancelBusy;
@@ -236,20 +192,10 @@ function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect
     }
   }
   return (
-    <li className={['plan', tariff.popular ? 'plan--popular' : '', mine ? 'plan--current' : ''].filter(Boolean).join(' ')}>
-      <article className="plan__inner" aria-labelledby={nameId}>
-        {tariff.popular && <span className="plan__badge">Популярный</span>}
-        <h3 className="plan__name" id={nameId}>
-          {tariff.name}
-        </h3>
-        <Price tariff={tariff} check={check} />
-        <Description lines={tariff.description} />
-        <div className="plan__actions">
-          {actions}
-          <NoticeView notice={notice} />
-        </div>
-      </article>
-    </li>
+    <PlanCardFrame tariff={tariff} check={check} mine={mine}>
+      {actions}
+      <NoticeView notice={notice} />
+    </PlanCardFrame>
   );
 }
 
