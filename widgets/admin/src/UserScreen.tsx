@@ -4,6 +4,7 @@ import { Alert, Button, LoadError, Skeleton, failureMessage, formatAmount, forma
 import { routedClick } from '@app/kit/routing';
 import type { AdminApi } from './api.ts';
 import { Editor, type FieldSpec } from './Editor.tsx';
+import { newRequestId } from './request-id.ts';
 import { LEDGER_REASONS, ROLE_LABELS, statusLabel, walletAmount, when } from './texts.ts';
 
 export interface UserScreenProps {
@@ -11,8 +12,6 @@ export interface UserScreenProps {
   id: number;
   navigate: (href: string) => void;
 }
-
-const newRequestId = () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => Math.floor(Math.random() * 16).toString(16)));
 
 /** One user (/admin/users/{id}): balances with adjustments, role and blocking, and their activity. */
 export function UserScreen({ api, id, navigate }: UserScreenProps) {

@@ -5,7 +5,8 @@ import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { LEDGER_REASONS, walletAmount, when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
-import { newRequestId, OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
+import { newRequestId } from '../request-id.ts';
+import { OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
 import { billingStatus, PAYMENT_KIND_LABELS, REFUND_STATUS_LABELS, rub } from './texts.ts';
 import { At, Facts, Lines, Loading, RoutedLink, StatusBadge, UserLink } from './ui.tsx';
 

@@ -64,10 +64,6 @@ export function useListAddress<T, F extends string>(opts: {
   };
 }
 
-/** A fresh id for one opening of a form: the server applies a request once however often it is sent. */
-export const newRequestId = (): string =>
-  typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (Number(c) ^ (Math.floor(Math.random() * 16) >> (Number(c) / 4))).toString(16));
-
 /** A number typed in a Russian form: `1 990,50` → 1990.5; null when it is not one. */
 export function typedNumber(text: string): number | null {
   const cleaned = text.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
