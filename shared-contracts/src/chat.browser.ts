@@ -16,6 +16,8 @@ export const CHAT_LIMITS = {
   imageMaxBytes: CHAT_IMAGE_MAX_BYTES,
   messageMaxLength: 20_000,
   titleMaxLength: 100,
+  /** Answers one user may have being written at once (one a chat). */
+  answersPerUser: 3,
 } as const;
 
 /** The files of a message: `image_example` and `image_example_2` (seed §7), PNG or JPEG by content. */

@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   GIFT_ALREADY_CLAIMED: { status: 422, message: 'Подарок уже получен' },
   AI_REQUEST_FAILED: { status: 502, message: 'Ошибка при выполнении запроса' },
   CHAT_BUSY: { status: 409, message: 'Дождитесь окончания ответа в этом чате' },
+  ANSWERS_BUSY: { status: 429, message: 'Дождитесь окончания ответов в других чатах: одновременно пишется не больше 3' },
   GENERATIONS_BUSY: { status: 429, message: 'Дождитесь окончания текущих генераций: одновременно можно запустить не больше 10' },
   GENERATION_NOT_CANCELLABLE: { status: 409, message: 'Генерация уже выполняется: отменить можно только ожидающую в очереди' },
   LAST_ADMIN: { status: 409, message: 'Нельзя снять права с последнего администратора' },

@@ -67,6 +67,10 @@ export class Jobs {
       this.workerIds.set(job.name, ids);
       if (job.cron) await this.boss.schedule(job.name, job.cron, {}, { tz: 'UTC', singletonKey: job.name });
     }
+    // Schedules of jobs that no longer exist (renamed or removed) would fill queues nobody works.
+    for (const schedule of await this.boss.getSchedules()) {
+      if (!this.definitions.get(schedule.name)?.cron) await this.boss.unschedule(schedule.name);
+    }
     // Sends committed in any process wake this one's workers; after a lost connection, all of them.
     this.listener.subscribe(WAKE_CHANNEL, { onMessage: (name) => this.wake(name), onReconnect: () => this.wake() });
     this.wake();

@@ -6,7 +6,7 @@ import { expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payments/payments.jobs.ts';
 import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandbox/sandbox.engine.ts';
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
-import { releaseStaleHoldsJob } from '../features/wallet/wallet.jobs.ts';
+import { closeHoldsOfEndedWorkJob } from '../features/wallet/wallet.jobs.ts';
 import { closeAbandonedAnswersJob } from '../features/chat/chat.jobs.ts';
 import { generationJob, requeueStaleRunsJob } from '../features/generations/generations.job.ts';
 
@@ -43,7 +43,7 @@ export const ALL_JOBS: readonly AnyJob[] = [
   sandboxRenewalsJob,
   sandboxNotifyJob,
   telegramPollJob,
-  releaseStaleHoldsJob,
+  closeHoldsOfEndedWorkJob,
   closeAbandonedAnswersJob,
   generationJob,
   requeueStaleRunsJob,

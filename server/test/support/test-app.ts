@@ -20,6 +20,8 @@ export interface TestApp {
   db: Db;
   config: Config;
   smtp: TestSmtp;
+  /** The database this app works on (another app may share it: a second process). */
+  databaseUrl: string;
   /** Set after `listen()`. */
   baseUrl: string;
   listen(): Promise<string>;
@@ -35,6 +37,8 @@ export interface TestAppOptions {
   smtpDelayMs?: number;
   /** Routes a test adds (before the app is ready), e.g. contracts of its own to exercise route kinds. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Work on this app's database instead of a new one, as a second process of the same service does. */
+  shareDatabaseWith?: TestApp;
 }
 
 /** A copy of the migrated template database for one test file. */
@@ -52,7 +56,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 
 /** The whole app on its own database, with a real SMTP server receiving its mail. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const shared = opts.shareDatabaseWith;
+  // A shared database is dropped by the app that made it.
+  const database = shared ? { url: shared.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const smtp = new TestSmtp(opts.smtpDelayMs);
   const smtpUrl = await smtp.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-data-'));
@@ -81,6 +87,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     db,
     config,
     smtp,
+    databaseUrl: database.url,
     baseUrl: '',
     async listen() {
       await app.listen({ host: '127.0.0.1', port: 0 });

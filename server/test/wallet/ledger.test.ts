@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error.ts';
 import { credit, debitUpTo, ledgerSums, placeHold, releaseHold, settleHold, getRawBalances } from '../../src/features/wallet/wallet.queries.ts';
 import { createTestApp, newUser, type TestApp } from '../support/index.ts';
-import { STALE_HOLD_MINUTES, releaseStaleHolds } from '../../src/features/wallet/wallet.jobs.ts';
+import { HOLD_SWEEP_AFTER_MINUTES, closeHoldsOfEndedWork } from '../../src/features/wallet/wallet.jobs.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -164,7 +164,7 @@ describe('wallet ledger', () => {
 });
 
 describe('holds whose work was lost', () => {
-  it('a retry of a closed hold says it is closed, and holds open past the limit are given back', async () => {
+  it('a retry of a closed hold says it is closed, and an old hold no work refers to is given back', async () => {
     const user = await newUser(t.db);
     await grant(user.id, 'words', 100, `seed-s-${String(user.id)}`);
     const done = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 30, idempotencyKey: `s-done-${String(user.id)}` });
@@ -174,8 +174,8 @@ describe('holds whose work was lost', () => {
     expect(retried).toMatchObject({ id: done.id, status: 'settled' });
     const lost = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 50, idempotencyKey: `s-lost-${String(user.id)}` });
     const fresh = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 10, idempotencyKey: `s-fresh-${String(user.id)}` });
-    await t.db.updateTable('wallet_holds').set({ created_at: new Date(Date.now() - (STALE_HOLD_MINUTES + 5) * 60_000) } as never).where('id', '=', lost.id).execute();
-    expect(await releaseStaleHolds(t.ctx)).toBeGreaterThanOrEqual(1);
+    await t.db.updateTable('wallet_holds').set({ created_at: new Date(Date.now() - (HOLD_SWEEP_AFTER_MINUTES + 5) * 60_000) } as never).where('id', '=', lost.id).execute();
+    expect(await closeHoldsOfEndedWork(t.ctx)).toBeGreaterThanOrEqual(1);
     const rows = await t.db.selectFrom('wallet_holds').select(['id', 'status']).where('id', 'in', [lost.id, fresh.id]).orderBy('id').execute();
     expect(rows).toEqual([
       { id: lost.id, status: 'released' },

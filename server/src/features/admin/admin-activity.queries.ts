@@ -47,7 +47,8 @@ export function listGenerations(db: Executor, opts: { q: string; status?: Genera
 
 const CHAT_ORDER = { id: 'c.id', created_at: 'c.created_at', updated_at: 'c.updated_at' } as const;
 
-const chats = (db: Executor) => db.selectFrom('chats as c').innerJoin('users as u', 'u.id', 'c.user_id');
+/** Chats deleted by their user while an answer was being written are gone for admins too. */
+const chats = (db: Executor) => db.selectFrom('chats as c').innerJoin('users as u', 'u.id', 'c.user_id').where('c.deleted_at', 'is', null);
 
 const CHAT_FIELDS = [
   'c.id',

@@ -75,6 +75,7 @@ export async function userActivity(db: Executor, id: number) {
       .selectFrom('chats as c')
       .select(['c.id', 'c.title', 'c.updated_at', sql<number>`(select count(*)::int from chat_messages m where m.chat_id = c.id)`.as('messages')])
       .where('c.user_id', '=', id)
+      .where('c.deleted_at', 'is', null)
       .orderBy('c.id', 'desc')
       .limit(LATEST)
       .execute(),

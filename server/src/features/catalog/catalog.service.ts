@@ -30,15 +30,20 @@ const videoSeconds = (param: ModelParam | undefined) => {
 
 /**
  * What a run of `product` with `param` costs, in the wallet's own units (words, or tenths of a
- * media token): a text product holds the most its answer may cost (the template's bound and the
- * model's answer limit, at its rate per token); images cost the model's price per image; video
- * its price per second of the asked duration where it has one, else per generation. Runs hold
- * exactly this.
+ * media token): a text product holds the most its answer may cost (the bound of the prompt sent —
+ * `prompt`, the template with the user's fields, or the bare template for a price shown before
+ * anything is typed — and the model's answer limit, at its rate per token); images cost the
+ * model's price per image; video its price per second of the asked duration where it has one,
+ * else per generation. Runs hold exactly this.
  */
-export function runCost(product: Pick<ProductRow, 'variant' | 'prompt_template' | 'words_per_token' | 'max_output_tokens' | 'media_price_tenths' | 'media_per_second_tenths'>, param: ModelParam | undefined): { wallet: 'words' | 'media'; amount: number; upTo: boolean } {
+export function runCost(
+  product: Pick<ProductRow, 'variant' | 'prompt_template' | 'words_per_token' | 'max_output_tokens' | 'media_price_tenths' | 'media_per_second_tenths'>,
+  param: ModelParam | undefined,
+  prompt = product.prompt_template,
+): { wallet: 'words' | 'media'; amount: number; upTo: boolean } {
   if (product.variant === 'text_1') {
     const maxOutput = Math.min(product.max_output_tokens, param?.max_output_tokens ?? Infinity);
-    return { wallet: 'words', amount: wordsFor(inputTokensBound('openai', [{ role: 'user', text: product.prompt_template }]) + maxOutput, product.words_per_token), upTo: true };
+    return { wallet: 'words', amount: wordsFor(inputTokensBound('openai', [{ role: 'user', text: prompt }]) + maxOutput, product.words_per_token), upTo: true };
   }
   if (product.variant === 'video') {
     const seconds = videoSeconds(param);

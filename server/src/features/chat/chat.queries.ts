@@ -3,27 +3,29 @@ import type { Executor } from '../../db/database.ts';
 import type { ChatMessageStatus } from './chat.table.ts';
 import type { RawBalances } from '../wallet/wallet.queries.ts';
 
-export const findOwnChat = (db: Executor, userId: number, chatId: number) =>
-  db.selectFrom('chats').select(['id', 'title', 'updated_at']).where('id', '=', chatId).where('user_id', '=', userId).executeTakeFirst();
+/** The user's chats that are not deleted (a chat deleted while an answer was written there stays until it is closed, hidden). */
+const ownChats = (db: Executor, userId: number) => db.selectFrom('chats').where('user_id', '=', userId).where('deleted_at', 'is', null);
 
-export const countChats = async (db: Executor, userId: number) =>
-  (await db.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n;
+export const findOwnChat = (db: Executor, userId: number, chatId: number) => ownChats(db, userId).select(['id', 'title', 'updated_at']).where('id', '=', chatId).executeTakeFirst();
+
+export const countChats = async (db: Executor, userId: number) => (await ownChats(db, userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 
 /** The user's chat at `offset`, most recently active first. */
 export const chatAt = (db: Executor, userId: number, offset: number) =>
-  db.selectFrom('chats').select(['id', 'title', 'updated_at']).where('user_id', '=', userId).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+  ownChats(db, userId).select(['id', 'title', 'updated_at']).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
 
 export const renameChat = (db: Executor, userId: number, chatId: number, title: string) =>
-  db.updateTable('chats').set({ title }).where('id', '=', chatId).where('user_id', '=', userId).returning(['id', 'title', 'updated_at']).executeTakeFirst();
+  db.updateTable('chats').set({ title }).where('id', '=', chatId).where('user_id', '=', userId).where('deleted_at', 'is', null).returning(['id', 'title', 'updated_at']).executeTakeFirst();
 
 /**
- * Deletes the user's chat with its messages (`chat_delete`, migration 0014), releasing the holds
- * of answers still being written there; answers its images' file ids, to delete their blobs.
+ * Deletes the user's chat with its messages (`chat_delete`, migration 0021); answers its images'
+ * file ids, to delete their blobs. With an answer still being written there (`pending`), the chat
+ * is only hidden: whoever closes the answer charges it and removes the chat.
  */
-export async function deleteChat(db: Executor, userId: number, chatId: number): Promise<{ deleted: boolean; fileIds: number[] }> {
-  const { rows } = await sql<{ result: { deleted: boolean; file_ids: number[] } }>`select chat_delete(${JSON.stringify({ user_id: userId, chat_id: chatId })}::jsonb) as result`.execute(db);
+export async function deleteChat(db: Executor, userId: number, chatId: number): Promise<{ deleted: boolean; pending: boolean; fileIds: number[] }> {
+  const { rows } = await sql<{ result: { deleted: boolean; pending: boolean; file_ids: number[] } }>`select chat_delete(${JSON.stringify({ user_id: userId, chat_id: chatId })}::jsonb) as result`.execute(db);
   const result = rows[0]?.result;
-  return { deleted: result?.deleted ?? false, fileIds: result?.file_ids ?? [] };
+  return { deleted: result?.deleted ?? false, pending: result?.pending ?? false, fileIds: result?.file_ids ?? [] };
 }
 
 /** A chat's messages, oldest first. */
@@ -93,7 +95,7 @@ export const orphanChatFiles = (db: Executor) =>
     .limit(500)
     .execute();
 
-/** What `chat_send` (migration 0013) stores: the messages of a send and its hold, in one statement. */
+/** What `chat_send` (migrations 0013, 0021) stores: the messages of a send and its hold, in one statement. */
 export interface ChatSendParams {
   user_id: number;
   /** Absent: a new chat titled `title`. */
@@ -111,11 +113,13 @@ export interface ChatSendParams {
   history_limit: number;
   /** Images of the message (rows stored in the same transaction), in order. */
   file_ids: number[];
+  /** Answers the user may have being written at once: one more is refused (`too_many`). */
+  max_answers: number;
 }
 
 export type ChatSendOutcome =
   | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number }
-  | { status: 'not_found' | 'busy' | 'insufficient' };
+  | { status: 'not_found' | 'busy' | 'too_many' | 'insufficient' };
 
 export async function chatSend(db: Executor, params: ChatSendParams): Promise<ChatSendOutcome> {
   const { rows } = await sql<{ result: ChatSendOutcome }>`select chat_send(${JSON.stringify(params)}::jsonb) as result`.execute(db);

@@ -1,4 +1,4 @@
-import type { ChatListItem, ChatMessage, ChatModel } from '@app/contracts';
+import { CHAT_LIMITS, type ChatListItem, type ChatMessage, type ChatModel } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
@@ -100,7 +100,11 @@ export async function renameOwnChat(ctx: AppContext, userId: number, chatId: num
   return { id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) };
 }
 
-/** Deletes the viewer's chat: an answer being written is stopped first (and charged for what it wrote), then the messages and their images. */
+/**
+ * Deletes the viewer's chat: an answer being written is stopped first (and charged for what it
+ * wrote), then the messages and their images. An answer written by another process is stopped
+ * there; the chat is hidden at once and goes when that process has closed (and charged) it.
+ */
 export async function deleteOwnChat(ctx: AppContext, userId: number, chatId: number): Promise<void> {
   const chat = await findOwnChat(ctx.db, userId, chatId);
   if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
@@ -187,6 +191,7 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInp
     base_tokens: inputTokensBound('openai', [system, newMessage]) + maxOutputTokens,
     history_limit: HISTORY_MESSAGES,
     file_ids: [],
+    max_answers: CHAT_LIMITS.answersPerUser,
   };
   const send = async (db: Executor, fileIds: number[]) => accepted(await chatSend(db, { ...params, file_ids: fileIds }));
   // The history is read while the send is stored (chat_send bounds it for the hold by itself).
@@ -245,6 +250,8 @@ function accepted(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 
       throw new AppError('NOT_FOUND', 'Чат не найден');
     case 'busy':
       throw new AppError('CHAT_BUSY');
+    case 'too_many':
+      throw new AppError('ANSWERS_BUSY');
     case 'insufficient':
       throw new AppError('INSUFFICIENT_TOKENS');
   }

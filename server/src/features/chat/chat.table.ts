@@ -8,6 +8,11 @@ export interface ChatsTable {
   model_id: number | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /**
+   * Set when the user deleted the chat while an answer was still being written there: the chat is
+   * hidden at once and removed when its last answer is closed (and charged).
+   */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type ChatMessageStatus = 'done' | 'generating' | 'stopped' | 'failed';

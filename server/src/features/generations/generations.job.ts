@@ -20,13 +20,20 @@ import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
-import { claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
+import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
 export const GENERATION_RETRIES = 3;
 /** A running run's job marks it alive this often; one silent for {@link STALE_RUN_SECONDS} lost its worker. */
 const ALIVE_EVERY_MS = 10_000;
 export const STALE_RUN_SECONDS = 60;
+/** A run still `queued` this long with no job to run it (the job failed for good or was lost) is sent again. */
+export const LOST_QUEUED_SECONDS = 10 * 60;
+/**
+ * Starts of one run at most (each job attempt, each resend after a dead worker): a run that keeps
+ * failing to finish is ended as failed with its tokens back, rather than holding them for ever.
+ */
+export const MAX_RUN_ATTEMPTS = 12;
 /** Largest output file taken from a provider. */
 const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
 /** Between polls of a prediction without a webhook (with one: `REPLICATE_WEBHOOK_POLL_SECONDS`). */
@@ -218,6 +225,10 @@ export async function failRun(ctx: AppContext, id: number, err: unknown): Promis
 export async function runGeneration(ctx: AppContext, id: number, job: JobRun): Promise<void> {
   const run = await runOf(ctx.db, id);
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+  if (run.attempts >= MAX_RUN_ATTEMPTS) {
+    await failRun(ctx, id, new Error(`generation ${String(id)}: started ${String(run.attempts)} times without finishing`));
+    return;
+  }
   if (!(await markRunning(ctx.db, id))) return;
   let produced: Produced | null;
   const alive = setInterval(() => void touchRun(ctx.db, id).catch(() => undefined), ALIVE_EVERY_MS);
@@ -247,12 +258,13 @@ export const generationJob = defineJob({
 });
 
 /**
- * Sends again the runs whose worker died mid-run (no sign of life for `seconds`): the new job
- * runs them from the start; a run already final is left alone, and the hold is settled once, so
- * nothing is charged twice. Answers how many.
+ * Sends again the runs whose work was abandoned: running ones whose worker died mid-run (no sign
+ * of life for `seconds`) and queued ones whose job is gone (`queuedSeconds`). The new job runs
+ * them from the start; a run already final is left alone, and the hold is settled once, so
+ * nothing is charged twice. Their holds stay with them. Answers how many.
  */
-export async function requeueStaleRuns(ctx: AppContext, seconds = STALE_RUN_SECONDS): Promise<number> {
-  const ids = await claimStaleRuns(ctx.db, seconds);
+export async function requeueStaleRuns(ctx: AppContext, seconds = STALE_RUN_SECONDS, queuedSeconds = LOST_QUEUED_SECONDS): Promise<number> {
+  const ids = [...(await claimStaleRuns(ctx.db, seconds)), ...(await claimLostQueuedRuns(ctx.db, queuedSeconds))];
   for (const generationId of ids) await ctx.jobs.send(generationJob, { generationId });
   return ids.length;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import type { Executor, Tx } from '../../db/database.ts';
 import type { ProductVariant } from '@app/contracts';
 import type { GenerationStatus } from './generations.table.ts';
 
@@ -15,6 +15,12 @@ export const countGenerations = async (db: Executor, userId: number, variants: r
 /** A page of the user's runs of `variants`, newest first. */
 export const pageOfGenerations = (db: Executor, userId: number, variants: readonly ProductVariant[], offset: number, limit: number) =>
   db.selectFrom('generations').select(columns).where('user_id', '=', userId).where('variant', 'in', variants).orderBy('id', 'desc').offset(offset).limit(limit).execute();
+
+/**
+ * Serialises the transactions of one user in `scope` until they end (a transaction-level advisory
+ * lock): what they count and then insert cannot be raced by another of the user's requests.
+ */
+export const lockUserScope = (tx: Tx, scope: string, userId: number) => sql`select pg_advisory_xact_lock(hashtextextended(${`${scope}:${String(userId)}`}, 0))`.execute(tx);
 
 /** Runs of the user queued or running. */
 export const countActive = async (db: Executor, userId: number) =>
@@ -63,6 +69,7 @@ export const runOf = (db: Executor, id: number) =>
       'g.cost',
       'g.hold_id',
       'g.provider_ref',
+      'g.attempts',
       'm.provider_model',
       'm.setting',
       'm.words_per_token',
@@ -123,6 +130,25 @@ export const noteAttemptError = (db: Executor, id: number, detail: string) => db
 
 /** Marks a running run alive (its job is still at work). */
 export const touchRun = (db: Executor, id: number) => db.updateTable('generations').set({ updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
+
+/**
+ * Claims runs still `queued` after `seconds` without a job that will run them (it failed for good
+ * or was lost): each is touched so that one sweep sends it again. Runs waiting in a long queue
+ * have their job and are left alone. Answers their ids.
+ */
+export const claimLostQueuedRuns = async (db: Executor, seconds: number) =>
+  (
+    await db
+      .updateTable('generations as g')
+      .set({ updated_at: sql<Date>`now()` })
+      .where('g.status', '=', 'queued')
+      .where('g.updated_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)
+      .where(
+        sql<boolean>`not exists (select 1 from pgboss.job j where j.name = 'generations.run' and j.data->>'generationId' = g.id::text and j.state in ('created', 'retry', 'active'))`,
+      )
+      .returning('g.id')
+      .execute()
+  ).map((r) => r.id);
 
 /**
  * Claims runs left `running` without a sign of life for `seconds` (their worker died): each

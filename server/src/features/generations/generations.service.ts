@@ -11,7 +11,7 @@ import { fillTemplate, readProductFields } from '../catalog/product-fields.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { mediaToWire, placeHold, releaseHold } from '../wallet/wallet.queries.ts';
 import { generationJob } from './generations.job.ts';
-import { countActive, countGenerations, findOwnGeneration, finishRun, outputFiles, pageOfGenerations, type GenerationRow } from './generations.queries.ts';
+import { countActive, countGenerations, lockUserScope, findOwnGeneration, finishRun, outputFiles, pageOfGenerations, type GenerationRow } from './generations.queries.ts';
 import { GENERATION_LIMITS } from '@app/contracts';
 
 const iso = (d: Date) => d.toISOString();
@@ -115,10 +115,15 @@ export async function startGeneration(ctx: AppContext, viewer: Viewer, input: St
   if (!needs.mask && input.mask) throw fieldError('mask', 'Этому продукту маска не нужна');
   const values = needs.fields ? templateValues(product, input.fields) : {};
   const finalPrompt = needs.fields ? fillTemplate(product.prompt_template, values) : [product.prompt_template, prompt].filter(Boolean).join('. ');
+  // A text run holds the bound of the prompt it really sends: the template with the user's fields.
+  const cost = runCost(product, param, finalPrompt);
+  // Refused early when plainly over the cap; counted again under the user's lock below.
   if ((await countActive(ctx.db, viewer.id)) >= GENERATION_LIMITS.activePerUser) throw new AppError('GENERATIONS_BUSY');
-  const cost = runCost(product, param);
 
   const id = await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+    // Starts of one user are serialised from here to the commit, so concurrent starts cannot pass the cap together.
+    await lockUserScope(tx, 'generations', viewer.id);
+    if ((await countActive(tx, viewer.id)) >= GENERATION_LIMITS.activePerUser) throw new AppError('GENERATIONS_BUSY');
     const row = await tx
       .insertInto('generations')
       .values({
@@ -163,6 +168,8 @@ export async function cancelGeneration(ctx: AppContext, userId: number, id: numb
     if (ended.hold_id !== null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
     return true;
   });
-  if (!cancelled && row.status !== 'cancelled') throw new AppError('GENERATION_NOT_CANCELLABLE');
-  return generationOf(ctx, userId, id);
+  const now = await generationOf(ctx, userId, id);
+  // Cancelled by this call or by another at the same moment (a double click): either way it is cancelled.
+  if (!cancelled && now.status !== 'cancelled') throw new AppError('GENERATION_NOT_CANCELLABLE');
+  return now;
 }

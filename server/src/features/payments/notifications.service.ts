@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { verifyNotificationSignature } from './cloudpayments.ts';
-import { credit, debitUpTo } from '../wallet/wallet.queries.ts';
+import { credit, takeBackUpTo } from '../wallet/wallet.queries.ts';
 import type { LedgerReason } from '../wallet/wallet.table.ts';
 import { DAY_MS, addMonths, kopecksFrom } from '../billing/money.ts';
 import { changeSubscription, currentSubscription, findSubscription, hasPaidSubscription, lockSubscription, lockUserForPayment, logSubscription } from '../billing/subscriptions.queries.ts';
@@ -367,7 +367,8 @@ function refundSpan(paid: number, refundedBefore: number, amount: number): { fro
 
 /**
  * Takes back the tokens a refunded payment granted, in proportion to the money this refund adds
- * to the refunded total (so partial refunds add up to exactly the grant), as far as they remain.
+ * to the refunded total (so partial refunds add up to exactly the grant): from the balance, and
+ * what the balance lacks from the user's open holds as their work gives it back (`takeBackUpTo`).
  */
 async function takeBack(tx: Tx, userId: number, ref: { type: 'invoice' | 'auto_charge'; id: number }, paid: number, span: { from: number; to: number }, key: string): Promise<void> {
   const rows = await grantsAndRefundsOf(tx, userId, ref);
@@ -375,7 +376,7 @@ async function takeBack(tx: Tx, userId: number, ref: { type: 'invoice' | 'auto_c
     const granted = rows.filter((r) => r.kind === kind && r.ref_type === ref.type && r.amount > 0).reduce((s, r) => s + r.amount, 0);
     const takenBefore = -rows.filter((r) => r.kind === kind && r.ref_type === `${ref.type}_refund`).reduce((s, r) => s + r.amount, 0);
     const wanted = Math.min(granted - takenBefore, Math.floor((granted * span.to) / paid) - Math.floor((granted * span.from) / paid));
-    if (wanted > 0) await debitUpTo(tx, { userId, kind, reason: 'refund', idempotencyKey: `${key}:${kind}`, refType: `${ref.type}_refund`, refId: ref.id }, wanted);
+    if (wanted > 0) await takeBackUpTo(tx, { userId, kind, reason: 'refund', idempotencyKey: `${key}:${kind}`, refType: `${ref.type}_refund`, refId: ref.id }, wanted);
   }
 }
 

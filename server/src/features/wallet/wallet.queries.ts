@@ -93,8 +93,8 @@ export async function credit(tx: Tx, entry: LedgerEntry, amount: number): Promis
 }
 
 /**
- * Takes back up to `amount` (> 0), as far as the balance still has it (refunds, admin
- * corrections); never below zero. Answers what was taken (0 when the key was already used).
+ * Takes back up to `amount` (> 0), as far as the balance still has it (admin corrections); never
+ * below zero. Answers what was taken (0 when the key was already used).
  */
 export async function debitUpTo(tx: Tx, entry: LedgerEntry, amount: number): Promise<number> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`debit amount must be a positive integer, got ${String(amount)}`);
@@ -104,6 +104,45 @@ export async function debitUpTo(tx: Tx, entry: LedgerEntry, amount: number): Pro
   if (!(await insertLedger(tx, entry, -taken))) return 0;
   await takeFromBalance(tx, entry.userId, entry.kind, taken);
   return taken;
+}
+
+/**
+ * A refund's take-back: `amount` (> 0) comes out of the balance as far as it goes, and what the
+ * balance lacks is claimed from the wallet's open holds (oldest first), so tokens that were in
+ * holds when the payment was refunded come to the refund when their work gives them back
+ * (`wallet_apply`, migration 0021), never to the balance. A hold serves the refund of one payment
+ * (the ref of the entry). The open holds are locked before the wallet, as settling locks a hold
+ * before its wallet. Answers what was taken now and what was claimed from holds.
+ */
+export async function takeBackUpTo(tx: Tx, entry: LedgerEntry & { refType: string; refId: string | number }, amount: number): Promise<{ taken: number; claimed: number }> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`take-back amount must be a positive integer, got ${String(amount)}`);
+  const refId = String(entry.refId);
+  const holds = await tx
+    .selectFrom('wallet_holds')
+    .select(['id', 'amount', 'clawback'])
+    .where('user_id', '=', entry.userId)
+    .where('kind', '=', entry.kind)
+    .where('status', '=', 'held')
+    .where((eb) => eb.or([eb('clawback', '=', 0), eb.and([eb('clawback_ref_type', '=', entry.refType), eb('clawback_ref_id', '=', refId)])]))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  const taken = await debitUpTo(tx, entry, amount);
+  let rest = amount - taken;
+  let claimed = 0;
+  for (const hold of holds) {
+    if (rest <= 0) break;
+    const add = Math.min(hold.amount - hold.clawback, rest);
+    if (add <= 0) continue;
+    await tx
+      .updateTable('wallet_holds')
+      .set({ clawback: hold.clawback + add, clawback_ref_type: entry.refType, clawback_ref_id: refId })
+      .where('id', '=', hold.id)
+      .execute();
+    rest -= add;
+    claimed += add;
+  }
+  return { taken, claimed };
 }
 
 /** A placed hold: what settling or releasing it needs. */
@@ -124,7 +163,7 @@ type WalletOp =
   | { op: 'hold'; user_id: number; kind: WalletKind; amount: number; key: string; ref_type: string | null; ref_id: string | null }
   | { op: 'settle'; hold_id: number; spent: number };
 type HoldResult = { status: 'held' | 'existing'; hold_id: number; user_id: number; kind: WalletKind; amount: number; hold_status: HoldRef['status'] } | { status: 'insufficient' };
-type SettleResult = { status: 'settled' | 'released' | 'closed'; returned: number };
+type SettleResult = { status: 'settled' | 'released' | 'closed'; returned: number; clawed: number };
 
 /** Runs operations through `wallet_apply` (migration 0007): one statement, so all apply or none. */
 async function applyOps(db: Executor, ops: readonly WalletOp[]): Promise<unknown[]> {
@@ -231,14 +270,14 @@ export async function placeHold(db: Executor, hold: { userId: number; kind: Wall
 }
 
 /**
- * Closes a hold: `spent` of it stays spent (capped at the hold), the rest goes back to the
- * balance. Closing an already closed hold changes nothing (answers 0 returned). Given a
- * transaction, the settle is part of it.
+ * Closes a hold: `spent` of it stays spent (capped at the hold), the rest goes back — to a refund
+ * that claimed it first (`clawed`), then to the balance (`returned`). Closing an already closed
+ * hold changes nothing (answers 0 returned). Given a transaction, the settle is part of it.
  */
-export async function settleHold(db: Executor, hold: Pick<HoldRef, 'id' | 'userId' | 'kind'>, spent: number): Promise<{ returned: number }> {
+export async function settleHold(db: Executor, hold: Pick<HoldRef, 'id' | 'userId' | 'kind'>, spent: number): Promise<{ returned: number; clawed: number }> {
   if (!Number.isInteger(spent) || spent < 0) throw new Error(`spent must be a non-negative integer, got ${String(spent)}`);
   const result = (await runOp(db, hold, { op: 'settle', hold_id: hold.id, spent })) as SettleResult;
-  return { returned: result.returned };
+  return { returned: result.returned, clawed: result.clawed };
 }
 
 /** Gives a whole hold back (the provider failed). */
@@ -257,6 +296,18 @@ export async function ledgerSums(db: Executor, userId: number): Promise<RawBalan
   return sums;
 }
 
-/** Holds still open after `olderThan`: what they paid for was given up (a crash, a lost reply). */
-export const staleHolds = (db: Executor, olderThan: Date) =>
-  db.selectFrom('wallet_holds').select(['id', 'user_id as userId', 'kind']).where('status', '=', 'held').where('created_at', '<', olderThan).orderBy('id').limit(500).execute();
+/**
+ * Open holds older than `olderThan` with where their work stands: the generation or chat answer
+ * that placed them (by its `hold_id`), or neither when no work refers to the hold any more.
+ */
+export const openHoldsWithWork = (db: Executor, olderThan: Date) =>
+  db
+    .selectFrom('wallet_holds as h')
+    .leftJoin('generations as g', 'g.hold_id', 'h.id')
+    .leftJoin('chat_messages as m', 'm.hold_id', 'h.id')
+    .select(['h.id', 'h.user_id as userId', 'h.kind', 'g.id as generationId', 'g.status as generationStatus', 'g.cost as generationCost', 'm.id as messageId', 'm.status as messageStatus', 'm.words as messageWords'])
+    .where('h.status', '=', 'held')
+    .where('h.created_at', '<', olderThan)
+    .orderBy('h.id')
+    .limit(500)
+    .execute();

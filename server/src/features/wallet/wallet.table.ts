@@ -48,6 +48,13 @@ export interface HoldsTable {
   spent: number | null;
   status: ColumnType<HoldStatus, HoldStatus | undefined, HoldStatus>;
   idempotency_key: string;
+  /**
+   * What a refund claims of this hold (≤ amount): when the hold closes, what it gives back goes
+   * to the refund first, as a `refund` ledger line referring to `clawback_ref_*` (the payment).
+   */
+  clawback: ColumnType<number, number | undefined, number>;
+  clawback_ref_type: string | null;
+  clawback_ref_id: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   closed_at: Date | null;
 }
