@@ -186,9 +186,9 @@ describe('a refund takes back the tokens that are in holds too', () => {
     fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
     const streams = [];
     for (let i = 0; i < 3; i++) streams.push(await openStream(t, user, `Вопрос ${String(i)}`));
-    const starts = [];
+    const starts: { chat_id: number }[] = [];
     for (const s of streams) {
-      starts.push((await s.next())?.data);
+      starts.push((await s.next())?.data as { chat_id: number });
       await s.next();
       await s.next();
     }
