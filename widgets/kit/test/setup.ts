@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { pageQueryClient } from '../src/query.tsx';
+
+// `findBy…` and `waitFor` wait for their condition, not for a time: on a loaded machine a screen
+// can take seconds to render, so they wait up to 10 s (the test's own limit is 15 s).
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   // A failed call fails the query at once: tests that retry say so.

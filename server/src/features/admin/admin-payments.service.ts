@@ -109,7 +109,9 @@ export async function adminPayments(ctx: AppContext, query: Parameters<typeof li
   return { data: rows.map(toAdminPayment), last_page: lastPage(total) };
 }
 
+/** A payment with its refunds and ledger lines, read in one snapshot (never a refund `done` beside an amount still `refunding`). */
 export async function adminPayment(db: Executor, id: number): Promise<AdminPaymentDetail> {
+  if (!db.isTransaction) return db.transaction().setIsolationLevel('repeatable read').execute((tx) => adminPayment(tx, id));
   const row = await findPaymentRow(db, id);
   if (!row) throw new AppError('NOT_FOUND', 'Платёж не найден');
   const [refunds, ledger] = await Promise.all([refundsOf(db, id), ledgerOfPayment(db, row)]);
