@@ -28,8 +28,14 @@ const viewerSql: CompiledQuery = compiler
   .compile();
 const tariffsSql = compiler.selectFrom('tariffs').selectAll().where('active', '=', true).where('subscriptions_type', '!=', 3).orderBy('sort').orderBy('id').compile();
 const currentSql = compiler.selectFrom('subscriptions').selectAll().where('user_id', '=', 0).where('status', 'in', ['active', 'past_due', 'cancelled']).compile();
-const userSql = compiler.selectFrom('users').selectAll().where('id', '=', 0).compile();
 const walletsSql = compiler.selectFrom('wallets').select(['kind', 'balance']).where('user_id', '=', 0).compile();
+const lastCodeSql = compiler
+  .selectFrom('email_codes')
+  .select(sql<number>`extract(epoch from now() - created_at)::float8`.as('age'))
+  .where('user_id', '=', 0)
+  .orderBy('id', 'desc')
+  .limit(1)
+  .compile();
 
 /** Runs a compiled statement with its own parameters, or with the request's in their place. */
 const run = async <T extends object>(q: CompiledQuery, params: readonly unknown[] = q.parameters) => (await pool.query<T>(q.sql, [...params])).rows;
@@ -115,11 +121,12 @@ app.get('/api/new/subscribe/check_user', async (req, reply) => {
 app.get('/api/new/user', async (req, reply) => {
   const v = await viewer(req.headers.authorization);
   if (!v) return reply.code(401).send(unauthenticated);
-  const [user] = await run<{ id: number; email: string; role: string; email_confirmed_at: Date | null }>(userSql, [v.id]);
-  if (!user) return reply.code(401).send(unauthenticated);
+  const confirmed = v.email_confirmed_at !== null;
+  const [wallets, codes] = await Promise.all([run<{ kind: 'words' | 'media'; balance: number }>(walletsSql, [v.id]), confirmed ? [] : run<{ age: number }>(lastCodeSql, [v.id, 1])]);
   const balances = { words: 0, media: 0 };
-  for (const w of await run<{ kind: 'words' | 'media'; balance: number }>(walletsSql, [v.id])) balances[w.kind] = w.kind === 'media' ? w.balance / 10 : w.balance;
-  return { status: 'success', json: { id: user.id, email: user.email, email_confirmed: user.email_confirmed_at !== null, role: user.role, balances, resend_in: 0 } };
+  for (const w of wallets) balances[w.kind] = w.kind === 'media' ? w.balance / 10 : w.balance;
+  const age = codes[0]?.age;
+  return { status: 'success', json: { id: v.id, email: v.email, email_confirmed: confirmed, role: v.role, balances, resend_in: age === undefined ? 0 : Math.max(0, Math.ceil(60 - age)) } };
 });
 
 await app.listen({ host: '127.0.0.1', port: 0 });

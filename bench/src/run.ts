@@ -15,13 +15,41 @@ const WIDGETS_DIR = path.join(ROOT, 'widgets');
 const LOADER_DIR = path.join(ROOT, 'host-pages', 'dist');
 const REPORT_DIR = path.join(ROOT, 'bench', 'report');
 
-/** Builds what has no build yet (the loader and widgets by name, as `npm run build` would), nothing else. */
+/** The newest modification time of the files under `dirs` (0 for none). */
+function newest(dirs: string[]): number {
+  let latest = 0;
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else latest = Math.max(latest, fs.statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return latest;
+}
+
+/** What every build takes in besides its own sources: the kit, the contracts and the build config. */
+const SHARED_SOURCES = [path.join(WIDGETS_DIR, 'kit', 'src'), path.join(ROOT, 'shared-contracts', 'src'), path.join(WIDGETS_DIR, 'build-config', 'src')];
+
+/**
+ * Builds what has no build yet or whose sources changed after its build (the loader and widgets by
+ * name, as `npm run build` would), so a stale build is never measured; a failed build stops the bench.
+ */
 function ensureBuilt(): void {
-  const missing = [...(fs.existsSync(path.join(LOADER_DIR, 'loader.js')) ? [] : ['loader']), ...widgetNames(WIDGETS_DIR).filter((n) => !isBuilt(WIDGETS_DIR, n))];
-  if (!missing.length) return;
-  console.log(`not built: ${missing.join(', ')}; building them`);
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-frontend.mjs'), ...missing], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) console.error('the build failed; measuring what is built');
+  const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+  const shared = newest(SHARED_SOURCES);
+  const loaderBuilt = mtime(path.join(LOADER_DIR, 'loader.js'));
+  const stale = [
+    ...(loaderBuilt > Math.max(shared, newest([path.join(ROOT, 'host-pages', 'src')])) ? [] : ['loader']),
+    ...widgetNames(WIDGETS_DIR).filter((n) => mtime(path.join(WIDGETS_DIR, n, 'dist', 'widget.json')) <= Math.max(shared, newest([path.join(WIDGETS_DIR, n, 'src')]))),
+  ];
+  if (!stale.length) return;
+  console.log(`not built or older than their sources: ${stale.join(', ')}; building them`);
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-frontend.mjs'), ...stale], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the build failed: nothing stale is measured');
 }
 
 /** Gzip sizes of the files behind URL paths, read from disk (cache hits have no body to read in the browser). */
@@ -58,11 +86,16 @@ async function main(): Promise<number> {
     if (p.reactCopies !== 1) problems.push(`${p.path}: ${p.reactCopies} React copies (${p.reactScripts.join(', ') || 'none ran'})`);
     if (p.renderers !== 1) problems.push(`${p.path}: ${p.renderers} react-dom renderers`);
     if (p.failed.length) problems.push(`${p.path}: widgets failed to load: ${p.failed.join(', ')}`);
+    if (p.errors.length) problems.push(`${p.path}: ${String(p.errors.length)} JavaScript errors on the page (${p.errors[0] ?? ''})`);
   }
   if (!throughput.consistent) problems.push('a balance differs from its ledger sum after the throughput runs');
   const hot = throughput.rates.find((r) => r.name === HOT_WALLET_RATE);
   if (!hot || hot.perSecond < throughput.hotWalletTarget) problems.push(`${HOT_WALLET_RATE}: ${hot?.perSecond.toFixed(0) ?? 'not measured'} a second, target ${String(throughput.hotWalletTarget)}`);
   for (const row of speed.rows) {
+    // A refused or failed request is not a fast one: any in a measured run makes its figures meaningless.
+    for (const [server, load] of [['app', row.app], ['bare', row.bare]] as const) {
+      if (load.non2xx || load.errors) problems.push(`${row.path} (${row.as}): the ${server} server answered ${String(load.non2xx)} non-2xx replies and ${String(load.errors)} errors`);
+    }
     // p99 of a 2-second run swings 0.67–1.00 from run to run on this machine: reported, not failed.
     for (const key of ['ratioThroughput', 'ratioP50'] as const) {
       if (row[key] < speed.floor) problems.push(`${row.path}: ${key} ${row[key].toFixed(2)} under the floor of ${String(speed.floor)}`);

@@ -20,6 +20,8 @@ export interface BenchServer {
   /** The scratch database the server runs on. */
   databaseUrl: string;
   user: TestUser;
+  /** A user who has not confirmed their email yet (the overlay's reads). */
+  unconfirmed: TestUser;
   /** An admin, for the admin panel's lists. */
   admin: TestUser;
   close(): Promise<void>;
@@ -71,10 +73,12 @@ export async function startServer(env: Record<string, string> = {}, opts: { work
     const baseUrl = `http://127.0.0.1:${String(address.port)}`;
     config.publicUrl = baseUrl;
     const user = await newUser(db);
+    const unconfirmed = await newUser(db, { confirmed: false });
+    await db.insertInto('email_codes').values({ user_id: unconfirmed.id, code_hash: 'x', expires_at: new Date(Date.now() + 1_800_000) }).execute();
     const admin = await newAdmin(db);
     // The admin panel's lists have pages to turn: a few hundred customers (who cannot sign in).
     if (opts.customers) await sql`insert into users (email, password_hash, email_confirmed_at) select 'client-' || n || '@example.ru', 'x', now() from generate_series(1, ${opts.customers}) as n`.execute(db);
-    return { baseUrl, databaseUrl: url, user, admin, close };
+    return { baseUrl, databaseUrl: url, user, unconfirmed, admin, close };
   } catch (err) {
     await close();
     throw err;

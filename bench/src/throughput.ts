@@ -13,6 +13,11 @@ import { resolveSecrets } from '../../server/src/lib/secrets.ts';
 import { credit, getRawBalances, ledgerSums, placeHold, settleHold } from '../../server/src/features/wallet/wallet.queries.ts';
 import { signNotification } from '../../server/src/features/payments/cloudpayments.ts';
 import { startSubscriptionPayment } from '../../server/src/features/billing/billing.service.ts';
+import { chatClose, chatSend } from '../../server/src/features/chat/chat.queries.ts';
+import { startGeneration } from '../../server/src/features/generations/generations.service.ts';
+import { completeRun } from '../../server/src/features/generations/generations.job.ts';
+import { markRunning } from '../../server/src/features/generations/generations.queries.ts';
+import type { Viewer } from '../../server/src/features/accounts/viewer.ts';
 import { adminConnection, databaseUrl, withAdmin } from '../../server/test/support/postgres.ts';
 import type { PaymentStart } from '@app/contracts';
 
@@ -24,9 +29,11 @@ export interface Rate {
   perSecond: number;
 }
 
-/** Hold + settle pairs a second one hot wallet must reach (every chat message is one pair). */
+/** Hold + settle pairs a second one hot wallet must reach through the batcher (the path of calls outside a transaction). */
 export const HOT_WALLET_TARGET = 1000;
 export const HOT_WALLET_RATE = 'hold + settle, one hot wallet';
+/** The rates of the paths chat and generations really take (reported against their own figures, no gate). */
+export const REAL_PATH_RATES = ['chat: chat_send + chat_close, one hot wallet (3 answers at once, the cap)', 'chat: chat_send + chat_close, 200 wallets', 'runs: start (hold in its transaction) + completion, one hot wallet (10 at once, the cap)', 'runs: start + completion, 200 wallets'] as const;
 
 export interface ThroughputReport {
   rates: Rate[];
@@ -60,9 +67,11 @@ async function newUsers(db: Db, n: number): Promise<number[]> {
 }
 
 /**
- * Ledger and webhook throughput on a scratch database: hold+settle pairs on one hot wallet
- * (every operation contends for one row) and across many wallets, and signed Pay
- * notifications handled end to end through the HTTP pipeline (`inject`, no sockets).
+ * Ledger and webhook throughput on a scratch database: hold+settle pairs through the batcher on
+ * one hot wallet (every operation contends for one row) and across many wallets; the paths chat
+ * messages and generation runs really take, on one hot wallet (as many at once as a user may
+ * have) and across many; and signed Pay notifications handled end to end through the HTTP
+ * pipeline (`inject`, no sockets).
  */
 export async function measureThroughput(): Promise<ThroughputReport> {
   const { adminUrl, embedded } = await adminConnection();
@@ -77,8 +86,8 @@ export async function measureThroughput(): Promise<ThroughputReport> {
     const rates: Rate[] = [];
     const touched: number[] = [];
 
-    const grantAll = async (ids: number[], amount: number) => {
-      for (const id of ids) await db.transaction().execute((tx) => credit(tx, { userId: id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bench-grant-${String(id)}` }, amount));
+    const grantAll = async (ids: number[], amount: number, kind: 'words' | 'media' = 'words') => {
+      for (const id of ids) await db.transaction().execute((tx) => credit(tx, { userId: id, kind, reason: 'admin_adjustment', idempotencyKey: `bench-grant-${kind}-${String(id)}` }, amount));
     };
     const holdSettle = async (userId: number, key: string) => {
       const hold = await placeHold(db, { userId, kind: 'words', amount: 10, idempotencyKey: key });
@@ -102,6 +111,40 @@ export async function measureThroughput(): Promise<ThroughputReport> {
     await app.ready();
     await startContext(ctx, { work: false });
     try {
+      // The paths chat and generations take: one statement each way for a chat message
+      // (`chat_send`, `chat_close`), and a run's start (its hold in the transaction that stores it
+      // and queues its job) and completion (its settle in the transaction that ends it).
+      const model = await db.selectFrom('ai_models').select(['id', 'name']).where('kind', '=', 'chat').orderBy('id').executeTakeFirstOrThrow();
+      const message = async (userId: number) => {
+        const sent = await chatSend(db, { user_id: userId, title: 'Бенчмарк', model_id: model.id, model_name: model.name, param: null, message: 'Привет', rate: 1, base_tokens: 300, history_limit: 20, file_ids: [], max_answers: 3 });
+        if (sent.status !== 'ok') throw new Error(`chat_send: ${sent.status}`);
+        await chatClose(db, { message_id: sent.answer_id, user_id: userId, text: 'Ответ', status: 'done', words: 40, input_tokens: 20, output_tokens: 20, error: null });
+      };
+      const [chatter] = await newUsers(db, 1);
+      if (chatter === undefined) throw new Error('no user');
+      const chatters = await newUsers(db, 200);
+      touched.push(chatter, ...chatters);
+      await grantAll([chatter], 10_000_000);
+      await grantAll(chatters, 1_000_000);
+      rates.push(await measure(REAL_PATH_RATES[0], 1_500, 3, () => message(chatter)));
+      rates.push(await measure(REAL_PATH_RATES[1], 2_000, POOL, (i) => message(chatters[i % chatters.length] ?? chatter)));
+
+      const product = await db.selectFrom('ai_products').select('id').where('variant', '=', 'img').orderBy('id').executeTakeFirstOrThrow();
+      const viewerOf = (id: number): Viewer => ({ id, email: `bench-${String(id)}@example.ru`, role: 'user', emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' });
+      const run = async (userId: number) => {
+        const started = await startGeneration(ctx, viewerOf(userId), { product_id: product.id, prompt: 'Лес' });
+        await markRunning(db, started.id);
+        if (!(await completeRun(ctx, { id: started.id, user_id: userId }, { files: [], text: null, cost: Math.round(started.cost.amount * 10) }))) throw new Error('the run did not complete');
+      };
+      const [runner] = await newUsers(db, 1);
+      if (runner === undefined) throw new Error('no user');
+      const runners = await newUsers(db, 200);
+      touched.push(runner, ...runners);
+      await grantAll([runner], 10_000_000, 'media');
+      await grantAll(runners, 1_000_000, 'media');
+      rates.push(await measure(REAL_PATH_RATES[2], 1_000, 10, () => run(runner)));
+      rates.push(await measure(REAL_PATH_RATES[3], 1_000, POOL, (i) => run(runners[i % runners.length] ?? runner)));
+
       const plan = await db.selectFrom('tariffs').selectAll().where('subscriptions_type', '=', 1).orderBy('id').executeTakeFirstOrThrow();
       const payers = await newUsers(db, 500);
       touched.push(...payers);

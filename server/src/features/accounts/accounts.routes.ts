@@ -43,7 +43,7 @@ export default async function accountsRoutes(app: FastifyInstance): Promise<void
     return reply.redirect('/login');
   });
 
-  mountRoute(app, accountRoutes.user, async ({ viewer }) => currentUser(ctx, viewer.id));
+  mountRoute(app, accountRoutes.user, async ({ viewer }) => currentUser(ctx, viewer));
 
   mountRoute(app, accountRoutes.confirmEmail, async ({ req, viewer, body }) => {
     await confirmEmail(ctx, viewer.id, body.code, meta(req));

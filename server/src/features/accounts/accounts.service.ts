@@ -9,10 +9,11 @@ import { mailJob } from '../../mail/mail.job.ts';
 import { getBalances } from '../wallet/wallet.queries.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createSession, revokeUserSessions, type IssuedSession } from './sessions.queries.ts';
-import { findUserByEmail, findUserById, insertUser, lockUser, markEmailConfirmed, setPasswordHash } from './users.queries.ts';
+import { findUserByEmail, insertUser, lockUser, markEmailConfirmed, setPasswordHash } from './users.queries.ts';
 import { countCodeAttempt, latestOpenCode, markCodeUsed, replaceEmailCode, secondsSinceLastCode } from './email-codes.queries.ts';
 import { closeUserResets, findOpenReset, insertPasswordReset, lockOpenReset } from './password-resets.queries.ts';
 import type { UserRow } from './accounts.table.ts';
+import type { Viewer } from './viewer.ts';
 
 export const EMAIL_CODE = { ttlMinutes: 30, maxAttempts: 5, resendSeconds: 60 } as const;
 export const RESET_LINK = { ttlMinutes: 60 } as const;
@@ -33,8 +34,11 @@ interface RequestMeta {
   userAgent: string | undefined;
 }
 
-export async function toUserDto(db: Executor, user: Pick<UserRow, 'id' | 'email' | 'role' | 'email_confirmed_at'>): Promise<User> {
-  const confirmed = user.email_confirmed_at !== null;
+/** What the user reply needs of a user: a row of `users`, or the viewer (read with the session). */
+type Account = Pick<UserRow, 'id' | 'email' | 'role'> & ({ email_confirmed_at: Date | null } | { emailConfirmed: boolean });
+
+export async function toUserDto(db: Executor, user: Account): Promise<User> {
+  const confirmed = 'emailConfirmed' in user ? user.emailConfirmed : user.email_confirmed_at !== null;
   const [balances, sinceCode] = await Promise.all([getBalances(db, user.id), confirmed ? null : secondsSinceLastCode(db, user.id)]);
   const resendIn = sinceCode === null ? 0 : Math.max(0, Math.ceil(EMAIL_CODE.resendSeconds - sinceCode));
   return { id: user.id, email: user.email, email_confirmed: confirmed, role: user.role, balances, resend_in: resendIn };
@@ -165,8 +169,10 @@ export async function isResetLinkValid(ctx: AppContext, token: string, email: st
   return (await findOpenReset(ctx.db, token, email.toLowerCase()).select('password_resets.id').executeTakeFirst()) !== undefined;
 }
 
-export async function currentUser(ctx: AppContext, userId: number): Promise<User> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw new AppError('UNAUTHENTICATED');
-  return toUserDto(ctx.db, user);
+/**
+ * The signed-in user (`GET /api/new/user`): the viewer's row, read with the session, is the user
+ * row, so only the balances (and, before confirmation, when the last code went out) are read.
+ */
+export function currentUser(ctx: AppContext, viewer: Viewer): Promise<User> {
+  return toUserDto(ctx.db, viewer);
 }
