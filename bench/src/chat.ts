@@ -102,7 +102,7 @@ export async function measureChat(): Promise<ChatBenchReport> {
   let app: Started | undefined;
   let bare: Started | undefined;
   try {
-    app = await startProcess('app-process.ts', { BENCH_PROVIDER_API_KEY: apiKey });
+    app = await startProcess('app-process.ts', { BENCH_PROVIDER_API_KEY: apiKey, BENCH_PROVIDER_HOST: new URL(providerUrl).host });
     bare = await startProcess('chat-bare-process.ts', { PROVIDER_URL: providerUrl, PROVIDER_API_KEY: apiKey });
     const { databaseUrl, token } = app.info;
     if (!databaseUrl || !token) throw new Error('the app process did not say its database and token');

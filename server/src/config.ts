@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PROVIDER_KEY_ENV } from '@app/contracts';
+import { parseHostRules, type HostRule } from './lib/host-rules.ts';
 
 /** The repository root: relative paths in the configuration are resolved from here. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -47,6 +48,13 @@ const widgetDevServers = optionalString.transform((value, ctx): Record<string, s
     servers[match[1]] = origin;
   }
   return servers;
+});
+
+/** `PROVIDER_PRIVATE_HOSTS=127.0.0.1:11434,vllm:8000`: a comma-separated host list. */
+const hostList = optionalString.transform((value, ctx): HostRule[] => {
+  const { rules, errors } = parseHostRules(value ?? '');
+  for (const message of errors) ctx.addIssue({ code: 'custom', message });
+  return errors.length ? z.NEVER : rules;
 });
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
@@ -100,6 +108,7 @@ const EnvSchema = z
     WIDGETS_DIR: z.string().default('widgets'),
     LOADER_DIR: z.string().default('host-pages/dist'),
     WIDGET_DEV_SERVERS: widgetDevServers,
+    PROVIDER_PRIVATE_HOSTS: hostList,
     STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).optional(),
     S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     S3_REGION: optionalString,
@@ -222,6 +231,38 @@ export interface Config {
    * (the database URL, the app secret) can never be sent to a provider.
    */
   providerKeys: Readonly<Record<string, string>>;
+  /**
+   * Where each key may be sent, by its variable: `<VAR>_HOSTS` beside it (hosts, or `host:port`),
+   * with {@link DEFAULT_PROVIDER_KEY_HOSTS} for the well-known ones. A key without hosts is sent
+   * nowhere: a connection naming it is refused when saved and when called.
+   */
+  providerKeyHosts: Readonly<Record<string, readonly HostRule[]>>;
+  /**
+   * `PROVIDER_PRIVATE_HOSTS`: the hosts (by name or address and port, as a connection's URL
+   * writes them) provider calls may reach although they are private, loopback, link-local or
+   * unique-local; every other such address is refused where the connection is made.
+   */
+  providerPrivateHosts: readonly HostRule[];
+}
+
+/** Hosts the well-known keys may be sent to while their `<VAR>_HOSTS` is unset. */
+export const DEFAULT_PROVIDER_KEY_HOSTS: Readonly<Record<string, string>> = { OPENAI_API_KEY: 'api.openai.com', REPLICATE_API_TOKEN: 'api.replicate.com' };
+
+/** The `<VAR>_HOSTS` lists of provider keys (and the defaults of those not given), with the problems of each. */
+function providerKeyHosts(env: Record<string, string | undefined>): { hosts: Record<string, HostRule[]>; problems: string[] } {
+  const lists: Record<string, string> = { ...DEFAULT_PROVIDER_KEY_HOSTS };
+  for (const [name, value] of Object.entries(env)) {
+    const key = /^(.+)_HOSTS$/.exec(name)?.[1];
+    if (key && PROVIDER_KEY_NAME.test(key) && value !== undefined && value.trim() !== '') lists[key] = value;
+  }
+  const hosts: Record<string, HostRule[]> = {};
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(lists)) {
+    const { rules, errors } = parseHostRules(value);
+    hosts[key] = rules;
+    problems.push(...errors.map((e) => `  ${key}_HOSTS: ${e}`));
+  }
+  return { hosts, problems };
 }
 
 /** Environment variables a provider connection may take its key from (the admin's editor checks the same rule). */
@@ -256,8 +297,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // An empty variable (`PORT=` in an env file) is unset, so its default applies: `z.coerce`
   // would otherwise read '' as 0.
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const keyHosts = providerKeyHosts(env);
+  if (!parsed.success || keyHosts.problems.length) {
+    const lines = [...(parsed.error?.issues ?? []).map((i) => `  ${i.path.join('.')}: ${i.message}`), ...keyHosts.problems];
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -305,6 +347,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     widgetDevServers: e.WIDGET_DEV_SERVERS,
     demoWordDelayMs: e.DEMO_WORD_DELAY_MS,
     demoStepDelayMs: e.DEMO_STEP_DELAY_MS,
+    providerKeyHosts: keyHosts.hosts,
+    providerPrivateHosts: e.PROVIDER_PRIVATE_HOSTS,
     providerKeys: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => PROVIDER_KEY_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].trim() !== '')),
     storage: e.S3_BUCKET
       ? {

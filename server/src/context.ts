@@ -89,11 +89,12 @@ export async function startContext(ctx: AppContext, opts: { work: boolean; pollS
   await ctx.listener.start();
 }
 
-/** Stops chat answers (each kept as far as it went) and the queue (waiting for running jobs), closes the mailer and the storage client; the database is the caller's. */
+/** Stops chat answers (each kept as far as it went) and the queue (waiting for running jobs), closes the mailer, the storage client and the providers' connections; the database is the caller's. */
 export async function stopContext(ctx: AppContext): Promise<void> {
   await ctx.chatRuns.stopAll();
   await ctx.jobs.stop();
   await ctx.listener.stop();
   ctx.mailer.close();
   ctx.storage.close();
+  await ctx.providers.close();
 }

@@ -5,6 +5,7 @@ import { safeParse, type $ZodType } from 'zod/v4/core';
 import { FILE_KINDS, type FileKind, type MultipartSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
 import { zodFieldErrors } from './field-errors.ts';
+import { MAX_IMAGE_PIXELS, checkImage, isImageKind } from './images.ts';
 import { sanitizeFileName } from '../features/files/file-names.ts';
 
 /** A file of an accepted multipart request, checked by content and held in memory (limits keep it small). */
@@ -73,11 +74,25 @@ function parserError(err: unknown, spec: MultipartSpec): unknown {
   return err;
 }
 
+/** Decodes the pictures among `files`, one at a time, and refuses the request at the first that is not a whole picture of a sane size. */
+async function checkImages(files: UploadedFile[]): Promise<void> {
+  for (const file of files) {
+    if (!isImageKind(file.kind)) continue;
+    const check = await checkImage(file.data, file.kind);
+    if (check.ok) continue;
+    if (check.reason === 'too_large') {
+      const size = `${String(check.width)}×${String(check.height)}`;
+      throw new AppError('FILE_TOO_LARGE', { [file.field]: [`Изображение «${file.name}» (${size}) слишком большое: не больше ${String(MAX_IMAGE_PIXELS / 1_000_000)} мегапикселей`] });
+    }
+    throw new AppError('VALIDATION', { [file.field]: [`Не удалось прочитать изображение «${file.name}»: файл повреждён или загружен не полностью`] });
+  }
+}
+
 /**
  * Reads a multipart request as its route describes it: files by declared field only, counted,
- * size-limited per field and in total, their kind decided by content; text fields validated by
- * `bodySchema` with the same per-field Russian errors as JSON bodies. Nothing is stored here: a
- * refused request leaves nothing behind.
+ * size-limited per field and in total, their kind decided by content, pictures decoded whole
+ * (`images.ts`); text fields validated by `bodySchema` with the same per-field Russian errors as
+ * JSON bodies. Nothing is stored here: a refused request leaves nothing behind.
  */
 export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Ожидались данные формы (multipart/form-data)');
@@ -119,8 +134,9 @@ export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bo
   for (const [name, field] of Object.entries(spec.files)) {
     if (field.required && !uploaded[name]?.length) throw new AppError('VALIDATION', { [name]: ['Прикрепите файл'] });
   }
-  if (!bodySchema) return { fields, files: uploaded };
-  const parsed = safeParse(bodySchema, fields);
-  if (!parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
-  return { fields: parsed.data, files: uploaded };
+  const parsed = bodySchema ? safeParse(bodySchema, fields) : undefined;
+  if (parsed && !parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
+  // The costliest check last: only a request that passed every other one decodes its pictures.
+  await checkImages(Object.values(uploaded).flat());
+  return { fields: parsed ? parsed.data : fields, files: uploaded };
 }

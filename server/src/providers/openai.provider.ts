@@ -1,7 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ImageEditParamsNonStreaming, ImageGenerateParamsNonStreaming, ImagesResponse } from 'openai/resources/images';
-import { Deadline, downloadFile, errorFromStatus, sniffImageMime } from './provider-http.ts';
+import { Deadline, downloadFile, errorFromStatus, privateAddressError, sniffImageMime } from './provider-http.ts';
+import { defaultProviderFetch } from './provider-network.ts';
 import {
   ProviderError,
   type ChatCompletion,
@@ -35,6 +36,8 @@ export interface OpenAiConnection {
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
   /** Extra headers on every request (OpenRouter's `HTTP-Referer` and `X-Title`, for example). */
   headers?: Record<string, string>;
+  /** Every request (the API's and image downloads) goes through it: the registry's guarded fetch (default: one that reaches no private host). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** Images given as URLs (older models, some compatible servers) are fetched, up to this size each. */
@@ -57,19 +60,28 @@ function finishReason(reason: string | null | undefined): 'stop' | 'length' {
   return reason === 'length' ? 'length' : 'stop';
 }
 
+/** The provider's own words in an OpenAI-style error body (`error.message`, or `error` itself when a server sends a string); never the raw body. */
+function providerMessage(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
 /** The provider-neutral error for whatever the SDK (or fetch under it) threw. */
 function toProviderError(e: unknown, deadline: Deadline, what: string): ProviderError {
   // The deadline first: a download inside the call would otherwise report our own timeout as an abort.
   const fired = deadline.error(what);
   if (fired) return fired;
   if (e instanceof ProviderError) return e;
+  const refused = privateAddressError(e, what);
+  if (refused) return refused;
   if (e instanceof APIConnectionTimeoutError) return new ProviderError('timeout', `${what}: timed out`, { cause: e });
   if (e instanceof APIUserAbortError) return new ProviderError('aborted', `${what}: aborted`, { cause: e });
   if (e instanceof APIConnectionError) return new ProviderError('unavailable', `${what}: connection failed (${e.message})`, { cause: e });
   if (e instanceof APIError) {
     const { status, headers } = e as APIError;
     if (status === undefined) return new ProviderError('unavailable', `${what}: the provider reported an error in the stream (${e.message})`, { cause: e });
-    return errorFromStatus(status, headers ?? new Headers(), what, e.message, e);
+    return errorFromStatus(status, headers ?? new Headers(), what, e.message, { cause: e, providerMessage: providerMessage(e.error) });
   }
   if (e instanceof SyntaxError) return new ProviderError('invalid_response', `${what}: malformed reply (${e.message})`, { cause: e });
   // fetch's "terminated" and friends: the connection broke while the body was read.
@@ -86,8 +98,10 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
   private readonly timeoutMs: number;
   private readonly idleMs: number;
   private readonly imageTimeoutMs: number;
+  private readonly fetch: typeof globalThis.fetch;
 
   constructor(private readonly conn: OpenAiConnection) {
+    this.fetch = conn.fetch ?? defaultProviderFetch;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.idleMs = conn.streamIdleTimeoutMs ?? 30_000;
     this.imageTimeoutMs = conn.imageTimeoutMs ?? 180_000;
@@ -101,6 +115,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       project: null,
       webhookSecret: null,
       maxRetries: 0,
+      fetch: this.fetch,
       // The SDK's own timer only covers the wait for the headers; our Deadline covers the body too.
       timeout: Math.max(this.timeoutMs, this.imageTimeoutMs),
       logLevel: 'off',
@@ -256,7 +271,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     for (const item of res.data ?? []) {
       let data: Buffer;
       if (item.b64_json) data = Buffer.from(item.b64_json, 'base64');
-      else if (item.url) data = (await downloadFile(item.url, { maxBytes: MAX_IMAGE_DOWNLOAD_BYTES, timeoutMs: this.imageTimeoutMs, signal: deadline.signal })).data;
+      else if (item.url) data = (await downloadFile(item.url, { maxBytes: MAX_IMAGE_DOWNLOAD_BYTES, timeoutMs: this.imageTimeoutMs, signal: deadline.signal, fetch: this.fetch })).data;
       else throw new ProviderError('invalid_response', `${what}: an image without data`);
       images.push({ data, mime: sniffImageMime(data) ?? fallback });
     }

@@ -1,3 +1,4 @@
+import { defaultProviderFetch, privateAddressIn } from './provider-network.ts';
 import { ProviderError, type DownloadedFile, type ImageMime } from './types.ts';
 
 /**
@@ -76,11 +77,19 @@ export function parseRetryAfter(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The error for an HTTP status a provider answered with. */
-export function errorFromStatus(status: number, headers: Headers, what: string, detail = '', cause?: unknown): ProviderError {
+/**
+ * The error for an HTTP status a provider answered with. `detail` goes into the message (for
+ * logs); `providerMessage`, the provider's own words from a structured body, is kept apart.
+ */
+export function errorFromStatus(status: number, headers: Headers, what: string, detail = '', more: { cause?: unknown; providerMessage?: string | undefined } = {}): ProviderError {
   const message = `${what}: HTTP ${status}${detail ? ` — ${detail.slice(0, 300)}` : ''}`;
   const retryAfterMs = parseRetryAfter(headers);
-  const extra = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(cause === undefined ? {} : { cause }) };
+  const extra = {
+    status,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(more.cause === undefined ? {} : { cause: more.cause }),
+    ...(more.providerMessage === undefined ? {} : { providerMessage: more.providerMessage }),
+  };
   if (status === 429) return new ProviderError('rate_limited', message, extra);
   if (status === 408) return new ProviderError('timeout', message, extra);
   if (status === 401 || status === 403) return new ProviderError('auth', message, extra);
@@ -99,12 +108,20 @@ export function sniffImageMime(data: Buffer): ImageMime | null {
   return null;
 }
 
+/** The error for a connection refused because its host is private and not configured (see provider-network.ts), if `e` is one. */
+export function privateAddressError(e: unknown, what: string): ProviderError | null {
+  const refused = privateAddressIn(e);
+  return refused ? new ProviderError('bad_request', `${what}: ${refused.message}`, { cause: e }) : null;
+}
+
 /** Options of {@link downloadFile}. */
 export interface DownloadOptions {
   maxBytes: number;
   signal?: AbortSignal;
   timeoutMs: number;
   headers?: Record<string, string>;
+  /** The adapter's guarded fetch (default: one that reaches no private host). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The bytes and type of a base64 `data:` URL (what providers answer small outputs with). */
@@ -132,7 +149,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ProviderError('bad_request', `download: unsupported scheme ${parsed.protocol}`);
   const deadline = new Deadline(opts.signal, opts.timeoutMs);
   try {
-    const res = await fetch(parsed, { signal: deadline.signal, ...(opts.headers ? { headers: opts.headers } : {}) });
+    const res = await (opts.fetch ?? defaultProviderFetch)(parsed, { signal: deadline.signal, ...(opts.headers ? { headers: opts.headers } : {}) });
     if (!res.ok) {
       await res.body?.cancel();
       throw errorFromStatus(res.status, res.headers, 'download');
@@ -162,7 +179,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     return { data, mime: type && type !== 'application/octet-stream' ? type : (sniffImageMime(data) ?? 'application/octet-stream') };
   } catch (e) {
     if (e instanceof ProviderError) throw e;
-    throw deadline.error('download') ?? new ProviderError('unavailable', `download failed: ${String(e)}`, { cause: e });
+    throw deadline.error('download') ?? privateAddressError(e, 'download') ?? new ProviderError('unavailable', `download failed: ${String(e)}`, { cause: e });
   } finally {
     deadline.dispose();
   }

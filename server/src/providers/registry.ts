@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { ProviderConnectionRow } from '../features/ai/ai.table.ts';
 import { DemoProvider } from './demo/demo.provider.ts';
 import { OpenAiProvider } from './openai.provider.ts';
+import { createProviderNetwork, describeRefusal, destinationRefusal, type ProviderNetwork } from './provider-network.ts';
 import { ReplicateProvider } from './replicate.provider.ts';
 import { ProviderError, type ChatProvider, type ImageProvider, type PredictionProvider } from './types.ts';
 
@@ -17,14 +18,26 @@ const PROBE_MAX_TOKENS = 64;
 /**
  * The adapters of provider connections, made once per connection (and again after an admin
  * changed it): the demo provider, an OpenAI-compatible API or a Replicate-protocol API. Keys come
- * from the environment variable the connection names, never from the database.
+ * from the environment variable the connection names, never from the database, and go only to
+ * the hosts the configuration allows that key; every request goes through one guarded network
+ * that reaches private addresses only where `PROVIDER_PRIVATE_HOSTS` says.
  */
 export class ProviderRegistry {
   private readonly adapters = new Map<number, { version: number; adapter: Adapter }>();
   private readonly demo: DemoProvider;
+  private readonly network: ProviderNetwork;
 
-  constructor(private readonly config: Pick<Config, 'demoWordDelayMs' | 'demoStepDelayMs' | 'providerKeys'>) {
+  constructor(
+    private readonly config: Pick<Config, 'demoWordDelayMs' | 'demoStepDelayMs' | 'providerKeys' | 'providerKeyHosts' | 'providerPrivateHosts'>,
+    network?: ProviderNetwork,
+  ) {
     this.demo = new DemoProvider({ wordDelayMs: config.demoWordDelayMs, imageStepDelayMs: config.demoStepDelayMs, predictionStepDelayMs: config.demoStepDelayMs * 2 });
+    this.network = network ?? createProviderNetwork({ privateHosts: config.providerPrivateHosts });
+  }
+
+  /** Closes the kept-alive connections to providers. */
+  close(): Promise<void> {
+    return this.network.close();
   }
 
   /** The chat adapter of `conn`; a connection that cannot chat (Replicate) fails as a bad request. */
@@ -76,9 +89,13 @@ export class ProviderRegistry {
     if (!conn.base_url) throw new ProviderError('bad_request', `connection ${conn.name} has no base URL`);
     const key = conn.api_key_env ? this.config.providerKeys[conn.api_key_env] : undefined;
     if (!key) throw new ProviderError('auth', `connection ${conn.name}: its key variable ${conn.api_key_env ?? '(none)'} is not set (names must end in _API_KEY or _API_TOKEN)`);
+    // Checked here as well as when the connection is saved: a row saved before the configuration changed is refused too.
+    const refusal = destinationRefusal(this.config, conn.base_url, conn.api_key_env);
+    if (refusal) throw new ProviderError('bad_request', `connection ${conn.name}: ${describeRefusal(refusal)}`);
     const timeoutMs = conn.timeout_seconds * 1000;
-    if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000) });
+    const fetch = this.network.fetch;
+    if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000), fetch });
     // Only the end of a prediction ends a run: no webhook for its start, logs or partial outputs.
-    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs, webhookEvents: ['completed'] });
+    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs, webhookEvents: ['completed'], fetch });
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Deadline, downloadFile, errorFromStatus } from './provider-http.ts';
+import { Deadline, downloadFile, errorFromStatus, privateAddressError } from './provider-http.ts';
+import { defaultProviderFetch } from './provider-network.ts';
 import { verifyReplicateWebhook } from './replicate-webhook.ts';
 import {
   ProviderError,
@@ -24,6 +25,8 @@ export interface ReplicateConnection {
   downloadTimeoutMs?: number;
   /** Events that trigger a webhook when a webhook URL is given (default `start` and `completed`). */
   webhookEvents?: ReplicateWebhookEvent[];
+  /** Every request (the API's and output downloads) goes through it: the registry's guarded fetch (default: one that reaches no private host). */
+  fetch?: typeof globalThis.fetch;
 }
 
 const PredictionJsonSchema = z.object({
@@ -83,17 +86,19 @@ export function parsePrediction(json: unknown): Prediction {
 export class ReplicateProvider implements PredictionProvider {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly fetch: typeof globalThis.fetch;
 
   constructor(private readonly conn: ReplicateConnection) {
     this.baseUrl = conn.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = conn.timeoutMs ?? 30_000;
+    this.fetch = conn.fetch ?? defaultProviderFetch;
   }
 
   private async call(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal | undefined): Promise<unknown> {
     const what = `replicate ${method} ${path}`;
     const deadline = new Deadline(signal, this.timeoutMs);
     try {
-      const res = await fetch(`${this.baseUrl}${path}`, {
+      const res = await this.fetch(`${this.baseUrl}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.conn.apiToken}`,
@@ -105,14 +110,16 @@ export class ReplicateProvider implements PredictionProvider {
       });
       const text = await res.text();
       if (!res.ok) {
-        let detail = text;
+        // Replicate's errors are problem details (`{title, detail, status}`): the provider's own words; any other body only goes to the log.
+        let providerMessage: string | undefined;
         try {
-          const parsed = JSON.parse(text) as { detail?: unknown; title?: unknown };
-          detail = typeof parsed.detail === 'string' ? parsed.detail : typeof parsed.title === 'string' ? parsed.title : text;
+          const parsed = JSON.parse(text) as unknown;
+          const { detail, title } = (parsed && typeof parsed === 'object' ? parsed : {}) as { detail?: unknown; title?: unknown };
+          providerMessage = typeof detail === 'string' ? detail : typeof title === 'string' ? title : undefined;
         } catch {
-          // Not JSON: the raw text is the detail.
+          // Not JSON: nothing the provider meant as a message.
         }
-        throw errorFromStatus(res.status, res.headers, what, detail);
+        throw errorFromStatus(res.status, res.headers, what, providerMessage ?? text, { providerMessage });
       }
       try {
         return JSON.parse(text) as unknown;
@@ -121,7 +128,7 @@ export class ReplicateProvider implements PredictionProvider {
       }
     } catch (e) {
       if (e instanceof ProviderError) throw e;
-      throw deadline.error(what) ?? new ProviderError('unavailable', `${what}: ${String(e)}`, { cause: e });
+      throw deadline.error(what) ?? privateAddressError(e, what) ?? new ProviderError('unavailable', `${what}: ${String(e)}`, { cause: e });
     } finally {
       deadline.dispose();
     }
@@ -174,6 +181,7 @@ export class ReplicateProvider implements PredictionProvider {
       maxBytes: opts.maxBytes,
       timeoutMs: this.conn.downloadTimeoutMs ?? 5 * 60_000,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      fetch: this.fetch,
       ...(sameOrigin ? { headers: { authorization: `Bearer ${this.conn.apiToken}` } } : {}),
     });
   }

@@ -215,6 +215,8 @@ export interface ProviderErrorOptions {
   status?: number;
   /** How long the provider asked to wait (`Retry-After`), for rate limits. */
   retryAfterMs?: number;
+  /** The provider's own message from a structured error body (OpenAI's `error.message`, Replicate's `detail`); never a raw body. */
+  providerMessage?: string;
   cause?: unknown;
 }
 
@@ -228,6 +230,8 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /** See {@link ProviderErrorOptions.providerMessage}: what an admin's test call may show. */
+  readonly providerMessage?: string;
 
   constructor(
     readonly kind: ProviderErrorKind,
@@ -238,6 +242,7 @@ export class ProviderError extends Error {
     this.retryable = opts.retryable ?? RETRYABLE[kind];
     if (opts.status !== undefined) this.status = opts.status;
     if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
+    if (opts.providerMessage !== undefined) this.providerMessage = opts.providerMessage;
   }
 
   /** What the user is shown, whatever the kind («Ошибка при выполнении запроса»). */

@@ -4,6 +4,7 @@ import type { AdminAiCategory, AdminAiProduct } from '@app/contracts';
 import { createTestApp, multipart, newAdmin, newUser, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 import { adminCalls, catalogState, expectRefused, fieldErrorsOf, json, type Page } from './admin-ai-support.ts';
+import { TINY_JPEG } from '../support/images.ts';
 
 /*
  * The admin's generation catalogue: categories and products (every field, the model of the
@@ -18,7 +19,7 @@ let api: ReturnType<typeof adminCalls>;
 const models: Record<'image' | 'video' | 'text' | 'chat', number> = { image: 0, video: 0, text: 0, chat: 0 };
 let category: number;
 
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array<number>(200).fill(0), 0xff, 0xd9]);
+const JPEG = TINY_JPEG;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 
 beforeAll(async () => {

@@ -1,19 +1,27 @@
+import dns from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProvider, ProviderTestResult } from '@app/contracts';
+import { createProviderNetwork, type Lookup } from '../../src/providers/provider-network.ts';
+import { ProviderRegistry } from '../../src/providers/registry.ts';
+import { ProviderError } from '../../src/providers/types.ts';
 import { createTestApp, newAdmin, newUser, type TestApp, type TestUser } from '../support/index.ts';
-import { FakeOpenAi, FakeReplicate, RawFakeServer } from '../support/ai-fakes.ts';
+import { FakeOpenAi, FakeReplicate, RawFakeServer, fakeProviderEnv, hostOf } from '../support/ai-fakes.ts';
 import { adminCalls, catalogState, expectRefused, fieldErrorsOf, json, type Page } from './admin-ai-support.ts';
 
 /*
  * Provider connections (tab14): keys only by the name of an environment variable (a key's value
  * is refused in a body and never appears in a reply, even when a provider echoes it), whether
- * that variable is set, the protocols the registry speaks; a test call through the registry
- * against protocol fakes showing latency and the answer, or a Russian error; every change audited.
+ * that variable is set, the protocols the registry speaks; a key only to the hosts configured for
+ * it and private addresses only when configured (at save, at the test call, when connecting); a
+ * test call through the registry against protocol fakes showing latency and the answer, or a
+ * Russian error with only the provider's own message; every change audited.
  */
 
 const KEY = 'sk-admin-test-0123456789abcdef';
 const TOKEN = 'r8_admin_test_token_abcdef';
 const ECHOED = 'sk-echoed-secret-987654321';
+const TRAP_KEY = 'sk-trap-must-never-arrive-42';
+const LAB_KEY = 'sk-lab-configured-key-77';
 
 let t: TestApp;
 let admin: TestUser;
@@ -26,20 +34,59 @@ const echo = new RawFakeServer((req, res) => {
   res.end(JSON.stringify({ error: { message: `Bad request with ${String(req.headers.authorization)}`, type: 'invalid_request_error', param: null, code: null } }));
 });
 
+/** A server on 127.0.0.1 that nothing configures: whatever reaches it (a key above all) is a leak. */
+const trap = new RawFakeServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{}');
+});
+/** The replies the lab (a configured internal provider) gives next, one per request. */
+const labReplies: [number, string, string][] = [];
+/** A provider on 127.0.0.1 that the configuration allows: answers what `labReplies` queues. */
+const lab = new RawFakeServer((_req, res) => {
+  const [status, type, body] = labReplies.shift() ?? [500, 'text/plain', 'nothing queued'];
+  res.writeHead(status, { 'content-type': type });
+  res.end(body);
+});
+const CLOSED = 'http://127.0.0.1:9';
+
 beforeAll(async () => {
-  await Promise.all([openai.start(), replicate.start(), echo.start()]);
+  await Promise.all([openai.start(), replicate.start(), echo.start(), trap.start(), lab.start()]);
   t = await createTestApp({
     workers: false,
-    env: { FAKE_OPENAI_API_KEY: KEY, WRONG_OPENAI_API_KEY: 'sk-not-the-right-one', FAKE_REPLICATE_API_TOKEN: TOKEN, ECHO_API_KEY: ECHOED, DEMO_WORD_DELAY_MS: '0' },
+    env: {
+      ...fakeProviderEnv(
+        {
+          FAKE_OPENAI_API_KEY: { key: KEY, url: openai.baseUrl },
+          WRONG_OPENAI_API_KEY: { key: 'sk-not-the-right-one', url: openai.baseUrl },
+          NOT_SET_API_KEY: { url: openai.baseUrl },
+          FAKE_REPLICATE_API_TOKEN: { key: TOKEN, url: replicate.baseUrl },
+          ECHO_API_KEY: { key: ECHOED, url: echo.url },
+          CLOSED_API_KEY: { key: 'sk-closed', url: CLOSED },
+          LAB_API_KEY: { key: LAB_KEY, url: lab.url },
+        },
+        // A name that resolves to 127.0.0.1 (see `fakeDns`), configured like the lab.
+        [`http://lab.test:${new URL(lab.url).port}`],
+      ),
+      // Keys the configuration lets go to the trap's host, although the trap's address is not allowed.
+      TRAP_API_KEY: TRAP_KEY,
+      TRAP_HOSTS_API_KEY: TRAP_KEY,
+      TRAP_HOSTS_API_KEY_HOSTS: [hostOf(trap.url), `rebind.test:${new URL(trap.url).port}`, 'localhost', '[::1]', '169.254.169.254', '10.0.0.5'].join(','),
+      NAMED_LAB_API_KEY: LAB_KEY,
+      NAMED_LAB_API_KEY_HOSTS: `lab.test:${new URL(lab.url).port}`,
+      DEMO_WORD_DELAY_MS: '0',
+    },
   });
   admin = await newAdmin(t.db);
   api = adminCalls(t, admin);
 });
 afterAll(async () => {
   await t.close();
-  await Promise.all([openai.stop(), replicate.stop(), echo.stop()]);
+  await Promise.all([openai.stop(), replicate.stop(), echo.stop(), trap.stop(), lab.stop()]);
 });
-beforeEach(() => openai.reset());
+beforeEach(() => {
+  openai.reset();
+  labReplies.length = 0;
+});
 
 const openAiBody = (over: Record<string, unknown> = {}) => ({ name: `OpenAI ${String(Math.random()).slice(2, 8)}`, protocol: 'openai', base_url: openai.baseUrl, api_key_env: 'FAKE_OPENAI_API_KEY', timeout_seconds: 5, ...over });
 
@@ -200,7 +247,7 @@ describe('the test call', () => {
     expect((await test(wrongKey.id)).error).toMatch(/^Провайдер не принял ключ из переменной WRONG_OPENAI_API_KEY \(HTTP 401\)/);
     const unset = await created(openAiBody({ api_key_env: 'NOT_SET_API_KEY' }));
     expect(await test(unset.id, { model: 'gpt-fake' })).toEqual({ ok: false, latency_ms: 0, model: 'gpt-fake', answer: null, error: 'Переменная окружения NOT_SET_API_KEY не задана на сервере' });
-    const closed = await created(openAiBody({ base_url: 'http://127.0.0.1:9/v1' }));
+    const closed = await created(openAiBody({ base_url: `${CLOSED}/v1`, api_key_env: 'CLOSED_API_KEY' }));
     expect((await test(closed.id, { model: 'gpt-fake' })).error).toBe('Не удалось соединиться с провайдером: проверьте адрес API');
     // Without a chat or text model there is nothing to ask unless the admin names one.
     const bare = await created(openAiBody());
@@ -239,6 +286,122 @@ describe('the test call', () => {
   });
 });
 
+describe('where a key goes', () => {
+  const trapPort = () => new URL(trap.url).port;
+  const trapBody = (over: Record<string, unknown> = {}) => ({ name: `Ловушка ${String(Math.random()).slice(2, 8)}`, protocol: 'openai', base_url: `${trap.url}/v1`, api_key_env: 'TRAP_API_KEY', ...over });
+  const completion = (text: string) =>
+    JSON.stringify({ id: 'chatcmpl-lab', object: 'chat.completion', created: 0, model: 'lab-model', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] });
+  const internal = (host: string) => `Адрес ${host} — внутренний (этот сервер или локальная сеть): такие адреса разрешаются только в PROVIDER_PRIVATE_HOSTS на сервере`;
+
+  it('a connection pointed at a trap on 127.0.0.1, or at any private address, without configuration is refused when saved, on base_url in Russian; nothing stored, the trap receives nothing', async () => {
+    const good = await created(openAiBody());
+    const before = await catalogState(t.db);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['a key with no hosts', trapBody(), 'Ключ из переменной TRAP_API_KEY никуда не отправляется: адреса, куда его можно отправлять, задаются на сервере в TRAP_API_KEY_HOSTS'],
+      [
+        'a key configured for another host',
+        trapBody({ api_key_env: 'FAKE_OPENAI_API_KEY' }),
+        `Ключ из переменной FAKE_OPENAI_API_KEY отправляется только на ${hostOf(openai.baseUrl)} (FAKE_OPENAI_API_KEY_HOSTS на сервере), а не на ${hostOf(trap.url)}`,
+      ],
+      ['OpenAI’s key, by default only to OpenAI', trapBody({ api_key_env: 'OPENAI_API_KEY' }), `Ключ из переменной OPENAI_API_KEY отправляется только на api.openai.com (OPENAI_API_KEY_HOSTS на сервере), а не на ${hostOf(trap.url)}`],
+      ['a Replicate-protocol connection', trapBody({ protocol: 'replicate', base_url: trap.url }), 'Ключ из переменной TRAP_API_KEY никуда не отправляется: адреса, куда его можно отправлять, задаются на сервере в TRAP_API_KEY_HOSTS'],
+      ['a key allowed there, an address that is not', trapBody({ api_key_env: 'TRAP_HOSTS_API_KEY' }), internal(hostOf(trap.url))],
+      ['localhost', trapBody({ base_url: 'http://localhost/v1', api_key_env: 'TRAP_HOSTS_API_KEY' }), internal('localhost')],
+      ['IPv6 loopback', trapBody({ base_url: 'http://[::1]/v1', api_key_env: 'TRAP_HOSTS_API_KEY' }), internal('[::1]')],
+      ['cloud metadata', trapBody({ base_url: 'http://169.254.169.254/v1', api_key_env: 'TRAP_HOSTS_API_KEY' }), internal('169.254.169.254')],
+      ['a private network', trapBody({ base_url: 'http://10.0.0.5/v1', api_key_env: 'TRAP_HOSTS_API_KEY' }), internal('10.0.0.5')],
+    ];
+    for (const [label, body, message] of cases) {
+      const res = await api.post('/api/admin/providers', body);
+      expectRefused(res, label);
+      expect(fieldErrorsOf(res), label).toEqual({ base_url: [message] });
+    }
+    const moved = await api.patch(`/api/admin/providers/${String(good.id)}`, { base_url: `${trap.url}/v1` });
+    expectRefused(moved, 'moved to the trap');
+    expect(Object.keys(fieldErrorsOf(moved))).toEqual(['base_url']);
+    expect(await catalogState(t.db)).toEqual(before);
+    expect(trap.requests).toEqual([]);
+  });
+
+  it('a connection saved before the configuration said otherwise: refused by the test call and by the registry at call time; it can still be renamed and switched off; the trap receives nothing', async () => {
+    const insert = (body: ReturnType<typeof trapBody>) =>
+      t.db
+        .insertInto('provider_connections')
+        .values({ name: body.name, protocol: body.protocol as 'openai' | 'replicate', base_url: body.base_url, api_key_env: body.api_key_env })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    const noHosts = await insert(trapBody());
+    const notPrivate = await insert(trapBody({ api_key_env: 'TRAP_HOSTS_API_KEY' }));
+    const replicateRow = await insert(trapBody({ protocol: 'replicate', base_url: trap.url }));
+    expect(await test(noHosts.id, { model: 'm' })).toEqual({
+      ok: false,
+      latency_ms: 0,
+      model: 'm',
+      answer: null,
+      error: 'Ключ из переменной TRAP_API_KEY никуда не отправляется: адреса, куда его можно отправлять, задаются на сервере в TRAP_API_KEY_HOSTS',
+    });
+    expect((await test(notPrivate.id, { model: 'm' })).error).toBe(internal(hostOf(trap.url)));
+    expect((await test(replicateRow.id)).error).toMatch(/^Ключ из переменной TRAP_API_KEY никуда не отправляется/);
+    // Whatever calls the registry (a chat, a run) is refused as well, before any request.
+    expect(() => t.ctx.providers.chat(noHosts)).toThrow(ProviderError);
+    expect(() => t.ctx.providers.chat(noHosts)).toThrow(/the key of TRAP_API_KEY may go nowhere/);
+    expect(() => t.ctx.providers.image(notPrivate)).toThrow(/is a private address, not in PROVIDER_PRIVATE_HOSTS/);
+    expect(() => t.ctx.providers.predictions(replicateRow)).toThrow(/the key of TRAP_API_KEY may go nowhere/);
+    const renamed = await api.patch(`/api/admin/providers/${String(noHosts.id)}`, { name: 'Ловушка (отключена)', active: false });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(trap.requests).toEqual([]);
+  });
+
+  it('configured, it works: the key arrives at the lab; an error JSON shows only the provider’s message, the key masked before it is cut; an HTML error shows no body', async () => {
+    const conn = await created({ name: 'Лаборатория', protocol: 'openai', base_url: `${lab.url}/v1`, api_key_env: 'LAB_API_KEY' });
+    labReplies.push([200, 'application/json', completion('Лаборатория на связи')]);
+    expect(await test(conn.id, { model: 'lab-model' })).toMatchObject({ ok: true, answer: 'Лаборатория на связи', error: null });
+    expect(lab.requests.at(-1)?.headers.authorization).toBe(`Bearer ${LAB_KEY}`);
+
+    const message = `Incorrect API key provided: ${LAB_KEY}. ${'y'.repeat(240)} ${LAB_KEY} and more`;
+    labReplies.push([401, 'application/json', JSON.stringify({ error: { message, type: 'invalid_request_error', code: 'invalid_api_key' }, internal: 'SECRET-INTERNAL-DATA' })]);
+    const refused = await test(conn.id, { model: 'lab-model' });
+    expect(refused.error).toBe(`Провайдер не принял ключ из переменной LAB_API_KEY (HTTP 401): ${message.split(LAB_KEY).join('***').slice(0, 300)}`);
+    expect(refused.error).not.toContain(LAB_KEY.slice(0, 8));
+    expect(refused.error).not.toContain('SECRET-INTERNAL');
+
+    labReplies.push([502, 'text/html', '<html><body>SECRET-INTERNAL admin page</body></html>']);
+    expect((await test(conn.id, { model: 'lab-model' })).error).toBe('Провайдер недоступен (HTTP 502)');
+
+    const replicateLab = await created({ name: 'Лаборатория (Replicate)', protocol: 'replicate', base_url: lab.url, api_key_env: 'LAB_API_KEY' });
+    labReplies.push([403, 'application/problem+json', JSON.stringify({ title: 'Forbidden', detail: 'This token cannot read the account', status: 403, trace: 'SECRET-INTERNAL' })]);
+    expect((await test(replicateLab.id)).error).toBe('Провайдер не принял ключ из переменной LAB_API_KEY (HTTP 403): This token cannot read the account');
+    expect(lab.requests.at(-1)).toMatchObject({ path: '/v1/account', headers: { authorization: `Bearer ${LAB_KEY}` } });
+  });
+
+  it('a name that resolves to 127.0.0.1 passes the save (a name says nothing) and is refused when connecting, unless its host is configured', async () => {
+    // `*.test` names resolve to 127.0.0.1 here, as a name whose owner points it anywhere could at any moment.
+    const fakeDns: Lookup = (hostname, options, callback) => {
+      if (!hostname.endsWith('.test')) return dns.lookup(hostname, options, callback);
+      if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      else callback(null, '127.0.0.1', 4);
+    };
+    const registry = new ProviderRegistry(t.config, createProviderNetwork({ privateHosts: t.config.providerPrivateHosts, lookup: fakeDns }));
+    const original = t.ctx.providers;
+    Object.assign(t.ctx, { providers: registry });
+    try {
+      const rebind = await created({ name: 'Перепривязка', protocol: 'openai', base_url: `http://rebind.test:${trapPort()}/v1`, api_key_env: 'TRAP_HOSTS_API_KEY' });
+      expect(await test(rebind.id, { model: 'm' })).toMatchObject({
+        ok: false,
+        error: 'Адрес rebind.test ведёт на 127.0.0.1 — внутренний (этот сервер или локальная сеть): такие адреса разрешаются только в PROVIDER_PRIVATE_HOSTS на сервере',
+      });
+      expect(trap.requests).toEqual([]);
+      const named = await created({ name: 'Лаборатория по имени', protocol: 'openai', base_url: `http://lab.test:${new URL(lab.url).port}/v1`, api_key_env: 'NAMED_LAB_API_KEY' });
+      labReplies.push([200, 'application/json', completion('Лаборатория по имени на связи')]);
+      expect(await test(named.id, { model: 'lab-model' })).toMatchObject({ ok: true, answer: 'Лаборатория по имени на связи' });
+      expect(lab.requests.at(-1)?.headers.authorization).toBe(`Bearer ${LAB_KEY}`);
+    } finally {
+      Object.assign(t.ctx, { providers: original });
+      await registry.close();
+    }
+  });
+});
+
 describe('access and keys', () => {
   it('every provider endpoint: 401 for a guest, 403 for a user; nothing changed, no provider called', async () => {
     const conn = await created(openAiBody());
@@ -265,6 +428,6 @@ describe('access and keys', () => {
 
   it('no reply of this file ever carried a key’s value', () => {
     expect(api.bodies.length).toBeGreaterThan(50);
-    for (const body of api.bodies) for (const secret of [KEY, TOKEN, ECHOED, 'sk-not-the-right-one']) expect(body).not.toContain(secret);
+    for (const body of api.bodies) for (const secret of [KEY, TOKEN, ECHOED, TRAP_KEY, LAB_KEY, 'sk-not-the-right-one']) expect(body).not.toContain(secret);
   });
 });

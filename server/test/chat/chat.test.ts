@@ -6,7 +6,8 @@ import { inputTokensEstimate, wordsFor } from '../../src/features/chat/chat-pric
 import { ChatRuns } from '../../src/features/chat/chat-runs.ts';
 import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
 import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, until, walletState, type Part, type SseEvent, type TestApp, type TestUser } from '../support/index.ts';
-import { FakeOpenAi, TINY_PNG } from '../support/ai-fakes.ts';
+import { FakeOpenAi, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
+import { TINY_JPEG } from '../support/images.ts';
 
 /*
  * The chat API (seed §7 and the streamed variant) on the demo provider and on a fake
@@ -20,12 +21,12 @@ const fake = new FakeOpenAi('sk-chat-test');
 let demoModel: number;
 let fakeModel: number;
 
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array<number>(200).fill(0), 0xff, 0xd9]);
+const JPEG = TINY_JPEG;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 
 beforeAll(async () => {
   await fake.start();
-  t = await createTestApp({ env: { DEMO_WORD_DELAY_MS: '0', FAKE_OPENAI_API_KEY: fake.apiKey } });
+  t = await createTestApp({ env: { DEMO_WORD_DELAY_MS: '0', ...fakeProviderEnv({ FAKE_OPENAI_API_KEY: { key: fake.apiKey, url: fake.baseUrl } }) } });
   baseUrl = await t.listen();
   const demo = await t.db.insertInto('provider_connections').values({ name: 'Демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow();
   const remote = await t.db

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Generation } from '@app/contracts';
-import { FakeOpenAi, TINY_PNG } from '../support/ai-fakes.ts';
+import { FakeOpenAi, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
 import { createTestApp, finishedRun, productOn, runEffects, startRun, userWithTokens, type Part, type TestApp } from '../support/index.ts';
 
 /* Runs of products whose models are on an OpenAI-compatible connection, through the API down to the protocol: a local fake of OpenAI's API answers. */
@@ -20,7 +20,7 @@ const file = (name: 'image' | 'mask', data: Buffer): Part => ({ name, file: { fi
 
 beforeAll(async () => {
   fake = await new FakeOpenAi().start();
-  t = await createTestApp({ env: { [KEY_ENV]: fake.apiKey, WRONG_OPENAI_API_KEY: 'sk-not-the-key' } });
+  t = await createTestApp({ env: fakeProviderEnv({ [KEY_ENV]: { key: fake.apiKey, url: fake.baseUrl }, WRONG_OPENAI_API_KEY: { key: 'sk-not-the-key', url: fake.baseUrl } }) });
   picture = await solid(2, 200, 30, 30);
   answer = await solid(3, 30, 30, 200);
   const connection = { protocol: 'openai' as const, baseUrl: fake.baseUrl, keyEnv: KEY_ENV };

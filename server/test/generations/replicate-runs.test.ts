@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Generation } from '@app/contracts';
-import { FakeReplicate, TINY_PNG } from '../support/ai-fakes.ts';
+import { FakeReplicate, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
 import { createTestApp, finishedRun, productOn, runEffects, startRun, until, userWithTokens, type Part, type TestApp } from '../support/index.ts';
 
 /* Runs of products whose models are on a Replicate-protocol connection, with no webhook configured: the prediction is created, then polled to its end. */
@@ -12,7 +12,7 @@ const products = { video: 0, image: 0 };
 
 beforeAll(async () => {
   fake = await new FakeReplicate().start();
-  t = await createTestApp({ env: { [KEY_ENV]: fake.apiToken } });
+  t = await createTestApp({ env: fakeProviderEnv({ [KEY_ENV]: { key: fake.apiToken, url: fake.baseUrl } }) });
   const connection = { protocol: 'replicate' as const, baseUrl: fake.baseUrl, keyEnv: KEY_ENV };
   products.video = await productOn(t.db, connection, { kind: 'video', providerModel: 'acme/clip-maker', mediaPriceTenths: 20 }, { variant: 'video', name: 'Клип (Replicate)' });
   products.image = await productOn(t.db, connection, { kind: 'image', providerModel: 'acme/painter', mediaPriceTenths: 10 }, { variant: 'img_2', name: 'Перерисовать (Replicate)' });

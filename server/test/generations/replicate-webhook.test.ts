@@ -3,7 +3,7 @@ import type { Generation } from '@app/contracts';
 import { completeRun, connectionOf, predictionOutcome } from '../../src/features/generations/generations.job.ts';
 import { runOf } from '../../src/features/generations/generations.queries.ts';
 import { parsePrediction } from '../../src/providers/replicate.provider.ts';
-import { FakeReplicate } from '../support/ai-fakes.ts';
+import { FakeReplicate, fakeProviderEnv } from '../support/ai-fakes.ts';
 import { createTestApp, finishedRun, jobEnded, productOn, runEffects, runStatus, startRun, until, userWithTokens, type TestApp, type TestUser } from '../support/index.ts';
 
 /*
@@ -20,7 +20,7 @@ let product = 0;
 
 beforeAll(async () => {
   fake = await new FakeReplicate().start();
-  t = await createTestApp({ env: { [KEY_ENV]: fake.apiToken, REPLICATE_WEBHOOK_SECRET: fake.webhookSecret, PUBLIC_URL: 'https://neurostudio.example', REPLICATE_WEBHOOK_POLL_SECONDS: '1' } });
+  t = await createTestApp({ env: { ...fakeProviderEnv({ [KEY_ENV]: { key: fake.apiToken, url: fake.baseUrl } }), REPLICATE_WEBHOOK_SECRET: fake.webhookSecret, PUBLIC_URL: 'https://neurostudio.example', REPLICATE_WEBHOOK_POLL_SECONDS: '1' } });
   // The fake delivers its webhooks over HTTP to this address (PUBLIC_URL becomes it).
   await t.listen();
   product = await productOn(t.db, { protocol: 'replicate', baseUrl: fake.baseUrl, keyEnv: KEY_ENV }, { kind: 'video', providerModel: 'acme/clip-maker', mediaPriceTenths: 20 }, { variant: 'video', name: 'Клип (вебхук)' });

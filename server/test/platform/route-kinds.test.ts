@@ -7,6 +7,7 @@ import { mountRoute } from '../../src/lib/routes.ts';
 import { AppError } from '../../src/lib/app-error.ts';
 import { storeFiles } from '../../src/features/files/files.service.ts';
 import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { HEADER_ONLY_PNG, TINY_JPEG } from '../support/images.ts';
 
 /**
  * The route kinds beside JSON: multipart uploads (limits, kind by content, Russian field errors,
@@ -73,7 +74,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, ...Array<number>(200).fill(0), 0xff, 0xd9]);
+const JPEG = TINY_JPEG;
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 
 const upload = (user: TestUser | undefined, parts: Part[], extra: { headers?: Record<string, string>; cookies?: Record<string, string> } = {}) => {
@@ -120,6 +121,21 @@ describe('multipart routes', () => {
     expect(jpeg.statusCode).toBe(200);
     expect(jpeg.data.json).toMatchObject({ kinds: ['jpeg'] });
     expect(storedBlobs().length).toBe(blobs + 1);
+  });
+
+  it('decodes every picture of any multipart route: a PNG that is only its header is refused, storing nothing', async () => {
+    const user = await newUser(t.db);
+    const blobs = storedBlobs().length;
+    const res = await upload(user, [
+      { name: 'title', value: 'x' },
+      { name: 'count', value: '1' },
+      { name: 'scan', file: { filename: 'doc.pdf', type: 'application/pdf', data: PDF } },
+      { name: 'photo', file: { filename: 'cat.png', type: 'image/png', data: HEADER_ONLY_PNG } },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.data).toEqual({ status: 'error', code: 'VALIDATION', text: { photo: ['Не удалось прочитать изображение «cat.png»: файл повреждён или загружен не полностью'] } });
+    expect(await filesOf(user.id)).toHaveLength(0);
+    expect(storedBlobs().length).toBe(blobs);
   });
 
   it('refuses too many files, an oversized file, too much in total and an undeclared field, storing nothing', async () => {

@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { OpenAiProvider } from '../../src/providers/openai.provider.ts';
 import { ProviderError, type ChatEvent, type ChatRequest } from '../../src/providers/types.ts';
-import { FakeOpenAi, TINY_PNG } from '../support/ai-fakes.ts';
+import type { ProviderNetwork } from '../../src/providers/provider-network.ts';
+import { FakeOpenAi, TINY_PNG, networkFor } from '../support/ai-fakes.ts';
 
 let fake: FakeOpenAi;
 let provider: OpenAiProvider;
+/** Reaches the fake as a configured private host. */
+let network: ProviderNetwork;
 
 beforeAll(async () => {
   fake = await new FakeOpenAi().start();
-  provider = new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 1500, streamIdleTimeoutMs: 300 });
+  network = networkFor([fake.baseUrl]);
+  provider = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 1500, streamIdleTimeoutMs: 300 });
 });
-afterAll(() => fake.stop());
+afterAll(async () => {
+  await fake.stop();
+  await network.close();
+});
 beforeEach(() => fake.reset());
 
 const request = (over: Partial<ChatRequest> = {}): ChatRequest => ({
@@ -85,7 +92,7 @@ describe('chat', () => {
 
   test('a length finish reason and the max_tokens field for servers that want it', async () => {
     fake.answer = { pieces: ['Очень', ' длинный'], finishReason: 'length', promptTokens: 3, completionTokens: 2 };
-    const legacy = new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, maxTokensParam: 'max_tokens' });
+    const legacy = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, maxTokensParam: 'max_tokens' });
     const events = await collect(legacy.streamChat(request({ maxOutputTokens: 2 })));
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'length' });
     expect(fake.chatBodies[0]).toMatchObject({ max_tokens: 2 });
@@ -110,7 +117,7 @@ describe('chat', () => {
   });
 
   test('a wrong key is auth, a malformed request bad_request: neither retryable', async () => {
-    const wrong = new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: 'sk-wrong' });
+    const wrong = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: 'sk-wrong' });
     expect(await failure(() => wrong.completeChat(request()))).toMatchObject({ kind: 'auth', retryable: false, status: 401 });
     expect(await failure(() => provider.completeChat(request({ messages: [] })))).toMatchObject({ kind: 'bad_request', retryable: false, status: 400 });
   });
@@ -123,7 +130,7 @@ describe('chat', () => {
 
   test('a reply slower than the timeout is a retryable timeout, streaming or not', async () => {
     fake.behaviour = { kind: 'slow', delayMs: 10_000 };
-    const quick = new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 200 });
+    const quick = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 200 });
     expect(await failure(() => quick.completeChat(request()))).toMatchObject({ kind: 'timeout', retryable: true });
     expect(await failure(() => collect(quick.streamChat(request())))).toMatchObject({ kind: 'timeout', retryable: true });
   });
@@ -244,7 +251,7 @@ describe('images', () => {
     fake.behaviour = { kind: 'server_error' };
     expect(await failure(() => provider.edit({ model: 'gpt-image-1', prompt: 'x', images: [TINY_PNG], size: '1024x1024', n: 1 }))).toMatchObject({ kind: 'unavailable' });
     fake.behaviour = { kind: 'slow', delayMs: 10_000 };
-    const quick = new OpenAiProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, imageTimeoutMs: 200 });
+    const quick = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, imageTimeoutMs: 200 });
     expect(await failure(() => quick.generate({ model: 'gpt-image-1', prompt: 'x', n: 1, size: '1024x1024' }))).toMatchObject({ kind: 'timeout' });
   });
 });

@@ -2,16 +2,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { ReplicateProvider } from '../../src/providers/replicate.provider.ts';
 import { verifyReplicateWebhook } from '../../src/providers/replicate-webhook.ts';
 import { FINAL_PREDICTION_STATUSES, ProviderError, type Prediction } from '../../src/providers/types.ts';
-import { FakeReplicate, startWebhookReceiver } from '../support/ai-fakes.ts';
+import type { ProviderNetwork } from '../../src/providers/provider-network.ts';
+import { FakeReplicate, networkFor, startWebhookReceiver } from '../support/ai-fakes.ts';
 
 let fake: FakeReplicate;
 let provider: ReplicateProvider;
+/** Reaches the fake and the two closed ports the tests name, as configured private hosts. */
+let network: ProviderNetwork;
 
 beforeAll(async () => {
   fake = await new FakeReplicate().start();
-  provider = new ReplicateProvider({ baseUrl: fake.baseUrl, apiToken: fake.apiToken, timeoutMs: 2000 });
+  network = networkFor([fake.baseUrl, 'http://127.0.0.1:9', 'http://127.0.0.1:1']);
+  provider = new ReplicateProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiToken: fake.apiToken, timeoutMs: 2000 });
 });
-afterAll(() => fake.stop());
+afterAll(async () => {
+  await fake.stop();
+  await network.close();
+});
 beforeEach(() => {
   fake.server.requests.length = 0;
   fake.failWith = null;
@@ -98,7 +105,7 @@ describe('predictions by polling', () => {
 
   test('errors: unknown id, wrong token, throttling, outage, bad input', async () => {
     expect(await failure(() => provider.get('nope'))).toMatchObject({ kind: 'bad_request', status: 404 });
-    const wrong = new ReplicateProvider({ baseUrl: fake.baseUrl, apiToken: 'r8_wrong' });
+    const wrong = new ReplicateProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiToken: 'r8_wrong' });
     expect(await failure(() => wrong.get('nope'))).toMatchObject({ kind: 'auth', retryable: false });
     fake.outage = { status: 429, retryAfterSeconds: 9 };
     expect(await failure(() => provider.create({ model: 'acme/v', input: {} }))).toMatchObject({ kind: 'rate_limited', retryable: true, retryAfterMs: 9000 });
@@ -111,7 +118,7 @@ describe('predictions by polling', () => {
   });
 
   test('an unreachable service is unavailable; an abort is aborted', async () => {
-    const down = new ReplicateProvider({ baseUrl: 'http://127.0.0.1:9', apiToken: 'x' });
+    const down = new ReplicateProvider({ fetch: network.fetch, baseUrl: 'http://127.0.0.1:9', apiToken: 'x' });
     expect(await failure(() => down.get('x'))).toMatchObject({ kind: 'unavailable', retryable: true });
     const controller = new AbortController();
     controller.abort();
@@ -127,7 +134,7 @@ describe('predictions by polling', () => {
     expect(await failure(() => provider.download(url, { maxBytes: 4999 }))).toMatchObject({ kind: 'invalid_response' });
     expect((await provider.download(url, { maxBytes: 5000 })).data.length).toBe(5000);
     expect(fake.server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${fake.apiToken}`);
-    const elsewhere = new ReplicateProvider({ baseUrl: 'http://127.0.0.1:1', apiToken: 'secret-token' });
+    const elsewhere = new ReplicateProvider({ fetch: network.fetch, baseUrl: 'http://127.0.0.1:1', apiToken: 'secret-token' });
     await elsewhere.download(url, { maxBytes: 5000 });
     expect(fake.server.requests.at(-1)?.headers.authorization).toBeUndefined();
     expect(await failure(() => provider.download('file:///etc/passwd', { maxBytes: 10 }))).toMatchObject({ kind: 'bad_request' });

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createProviderNetwork, type Lookup, type ProviderNetwork } from '../../src/providers/provider-network.ts';
 
 /** A request as a raw fake saw it: the body as bytes, and parsed when it was JSON. */
 export interface RawRequest {
@@ -64,6 +65,29 @@ export class RawFakeServer {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** `127.0.0.1:<port>` of a fake's URL: what a test configures as a key's host and as a private host. */
+export const hostOf = (url: string): string => new URL(url).host;
+
+/**
+ * The environment that lets provider keys reach fakes on 127.0.0.1, the way a deployment
+ * configures an internal provider: each key (when given), its `<VAR>_HOSTS` (its fake's
+ * host:port), and every fake's host:port (with `alsoPrivate`) in `PROVIDER_PRIVATE_HOSTS`.
+ */
+export function fakeProviderEnv(keys: Record<string, { key?: string; url: string }>, alsoPrivate: string[] = []): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, { key, url }] of Object.entries(keys)) {
+    if (key !== undefined) env[name] = key;
+    env[`${name}_HOSTS`] = hostOf(url);
+  }
+  env.PROVIDER_PRIVATE_HOSTS = [...new Set([...Object.values(keys).map((k) => hostOf(k.url)), ...alsoPrivate.map(hostOf)])].join(',');
+  return env;
+}
+
+/** A provider network (as the registry makes one) that reaches these fakes' host:port as configured private hosts, and nothing else private. */
+export function networkFor(urls: string[], lookup?: Lookup): ProviderNetwork {
+  return createProviderNetwork({ privateHosts: urls.map((u) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) })), ...(lookup ? { lookup } : {}) });
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

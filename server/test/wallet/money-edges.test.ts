@@ -28,7 +28,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../support/index.ts';
-import { FakeOpenAi } from '../support/ai-fakes.ts';
+import { FakeOpenAi, fakeProviderEnv } from '../support/ai-fakes.ts';
 
 /*
  * Where tokens could be created at the edges: a refund while tokens sit in holds, holds closed
@@ -47,8 +47,9 @@ const products: Record<string, number> = {};
 beforeAll(async () => {
   await fake.start();
   // No workers: runs stay queued until a test moves them.
-  t = await createTestApp({ workers: false, env: { DEMO_STEP_DELAY_MS: '0', DEMO_WORD_DELAY_MS: '0', FAKE_OPENAI_API_KEY: fake.apiKey } });
-  other = await createTestApp({ workers: false, shareDatabaseWith: t, env: { FAKE_OPENAI_API_KEY: fake.apiKey } });
+  const providerEnv = fakeProviderEnv({ FAKE_OPENAI_API_KEY: { key: fake.apiKey, url: fake.baseUrl } });
+  t = await createTestApp({ workers: false, env: { DEMO_STEP_DELAY_MS: '0', DEMO_WORD_DELAY_MS: '0', ...providerEnv } });
+  other = await createTestApp({ workers: false, shareDatabaseWith: t, env: providerEnv });
   await seedAiCatalog(t.db);
   await seedGenerationCatalog(t.db);
   for (const row of await t.db.selectFrom('ai_products').select(['id', 'name']).execute()) products[row.name] = row.id;

@@ -18,6 +18,7 @@ import { findConnection } from '../ai/ai.queries.ts';
 import { catalogChanged } from '../ai/model-cache.ts';
 import { readModelSetting, type ModelSetting } from '../ai/model-setting.ts';
 import { mediaFromWire, mediaToWire } from '../wallet/wallet.queries.ts';
+import { destinationRefusal } from '../../providers/provider-network.ts';
 import { lastPage } from './admin-list.ts';
 import { FieldErrors, applyChange, audit, defined, iso, switchOff, type ListQuery } from './admin-ai-edits.ts';
 import {
@@ -213,6 +214,27 @@ export async function deleteModel(ctx: AppContext, actor: Viewer, id: number): P
 /** Whether the connection's key variable is set on this server (the value itself never leaves it). */
 export const keyIsSet = (ctx: AppContext, env: string | null) => env !== null && Boolean(ctx.config.providerKeys[env]);
 
+/** Why this server will not send the key of `keyEnv` to `baseUrl` (`destinationRefusal`), in Russian; null when it will. */
+export function destinationError(ctx: AppContext, baseUrl: string, keyEnv: string | null): string | null {
+  const refusal = destinationRefusal(ctx.config, baseUrl, keyEnv);
+  switch (refusal?.reason) {
+    case undefined:
+      return null;
+    case 'not_url':
+      return 'Укажите адрес API';
+    case 'key_host':
+      return refusal.allowed.length
+        ? `Ключ из переменной ${refusal.keyEnv} отправляется только на ${refusal.allowed.join(', ')} (${refusal.keyEnv}_HOSTS на сервере), а не на ${refusal.host}`
+        : `Ключ из переменной ${refusal.keyEnv} никуда не отправляется: адреса, куда его можно отправлять, задаются на сервере в ${refusal.keyEnv}_HOSTS`;
+    case 'private':
+      return privateHostError(refusal.host);
+  }
+}
+
+/** A private address refused (on its face, or what a name resolved to when connecting), in Russian. */
+export const privateHostError = (host: string, address?: string) =>
+  `Адрес ${host}${address && address !== host ? ` ведёт на ${address} —` : ' —'} внутренний (этот сервер или локальная сеть): такие адреса разрешаются только в PROVIDER_PRIVATE_HOSTS на сервере`;
+
 const toProvider = (ctx: AppContext, r: ProviderListRow): AdminProvider => ({
   id: r.id,
   name: r.name,
@@ -256,12 +278,21 @@ function nameTaken(err: unknown): never {
   throw err;
 }
 
-async function checkProvider(tx: Tx, id: number | null, state: ProviderState): Promise<void> {
+/**
+ * A connection as it is about to be saved (`before`: as it was). Where its key goes is checked
+ * when the connection is new or its protocol, address or key variable changes, so a connection
+ * saved before the configuration changed can still be renamed or switched off (calling it is
+ * refused by the registry all the same).
+ */
+async function checkProvider(ctx: AppContext, tx: Tx, id: number | null, state: ProviderState, before?: ProviderState): Promise<void> {
   const errors = new FieldErrors();
   if (await providerNamed(tx, state.name, id ?? 0)) errors.add('name', NAME_TAKEN);
   if (state.protocol !== 'demo') {
     if (!state.base_url) errors.add('base_url', 'Укажите адрес API');
     if (!state.api_key_env) errors.add('api_key_env', 'Укажите имя переменной окружения, в которой задан ключ');
+    const moved = !before || before.protocol !== state.protocol || before.base_url !== state.base_url || before.api_key_env !== state.api_key_env;
+    const destination = moved && state.base_url && state.api_key_env ? destinationError(ctx, state.base_url, state.api_key_env) : null;
+    if (destination) errors.add('base_url', destination);
   }
   if (id !== null) {
     const kinds = [...new Set(await connectionModelKinds(tx, id))].filter((k) => !KIND_PROTOCOLS[k].includes(state.protocol));
@@ -284,7 +315,7 @@ export async function adminProvider(ctx: AppContext, db: Executor, id: number): 
 export async function createProvider(ctx: AppContext, actor: Viewer, body: ProviderState & Record<string, unknown>): Promise<AdminProvider> {
   return catalogChange(ctx, async (tx) => {
     const state = providerInput(body) as ProviderState;
-    await checkProvider(tx, null, state);
+    await checkProvider(ctx, tx, null, state);
     const row = await tx.insertInto('provider_connections').values(state).returningAll().executeTakeFirstOrThrow();
     await audit(tx, actor, 'provider', row.id, 'create', null, providerState(row));
     return adminProvider(ctx, tx, row.id);
@@ -298,7 +329,7 @@ export async function updateProvider(ctx: AppContext, actor: Viewer, id: number,
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.providerNotFound);
     const before = providerState(row);
     const after: ProviderState = { ...before, ...providerInput(change) };
-    await checkProvider(tx, id, after);
+    await checkProvider(ctx, tx, id, after, before);
     await applyChange(tx, actor, 'provider', id, before, after, () => tx.updateTable('provider_connections').set({ ...after, updated_at: new Date() }).where('id', '=', id).execute());
     return adminProvider(ctx, tx, id);
   }).catch(nameTaken);
