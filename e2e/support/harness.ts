@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
-import { createTestApp, type TestApp, type TestAppOptions } from '@app/server/testing';
+import { createTestApp, startCluster, type Cluster, type ClusterOptions, type TestApp, type TestAppOptions } from '@app/server/testing';
 import { launchBrowser } from './browser.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -34,40 +34,36 @@ function assertFrontendBuilt(): void {
 
 const fileSafe = (name: string) => name.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 120);
 
-/** Starts one app and one Chromium for the test file; call at the top level of the file. */
-export function setupE2E(opts: TestAppOptions = {}): E2E {
-  let t: TestApp | undefined;
-  let browser: Browser | undefined;
+/** Pages in fresh browser contexts against `baseUrl`: what every harness gives its tests. */
+export interface PageMaker {
+  readonly browser: Browser;
+  /**
+   * A page in a fresh browser context (own cookies and storage) for the current test,
+   * closed when the test ends; a failed test leaves a screenshot and the page's errors.
+   */
+  newPage: () => Promise<Page>;
+  /** The base URL + path. */
+  url: (pathname: string) => string;
+  /** A fresh page signed in as `user`: the session cookie for the pages, the bearer token in storage for the widgets. */
+  signedInPage: (user: { cookie: string; token: string }) => Promise<Page>;
+}
 
-  beforeAll(async () => {
-    assertFrontendBuilt();
-    [t, browser] = await Promise.all([createTestApp(opts), launchBrowser()]);
-    await t.listen();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const e2e: E2E = {
-    get t() {
-      if (!t) throw new Error('the app is not started yet (use it inside a test)');
-      return t;
-    },
+/** The page side of a harness over a browser and a base URL known once the file's `beforeAll` ran. */
+export function pageMaker(getBrowser: () => Browser, getBaseUrl: () => string): PageMaker {
+  const maker: PageMaker = {
     get browser() {
-      if (!browser) throw new Error('the browser is not started yet (use it inside a test)');
-      return browser;
+      return getBrowser();
     },
-    url: (pathname) => new URL(pathname, e2e.t.baseUrl).toString(),
+    url: (pathname) => new URL(pathname, getBaseUrl()).toString(),
     async signedInPage(user) {
-      const page = await e2e.newPage();
-      await page.context().addCookies([{ name: 'session', value: user.cookie, url: e2e.t.baseUrl }]);
+      const page = await maker.newPage();
+      await page.context().addCookies([{ name: 'session', value: user.cookie, url: getBaseUrl() }]);
       await page.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)});` });
       return page;
     },
     async newPage() {
       const testName = expect.getState().currentTestName ?? 'test';
-      const context: BrowserContext = await e2e.browser.newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 } });
+      const context: BrowserContext = await getBrowser().newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 } });
       // Generous: in `npm test` the server and widget projects share the two cores with the browser.
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
@@ -92,5 +88,74 @@ export function setupE2E(opts: TestAppOptions = {}): E2E {
       return page;
     },
   };
-  return e2e;
+  return maker;
+}
+
+/** Starts one app and one Chromium for the test file; call at the top level of the file. */
+export function setupE2E(opts: TestAppOptions = {}): E2E {
+  let t: TestApp | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    assertFrontendBuilt();
+    [t, browser] = await Promise.all([createTestApp(opts), launchBrowser()]);
+    await t.listen();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const app = () => {
+    if (!t) throw new Error('the app is not started yet (use it inside a test)');
+    return t;
+  };
+  const pages = pageMaker(
+    () => {
+      if (!browser) throw new Error('the browser is not started yet (use it inside a test)');
+      return browser;
+    },
+    () => app().baseUrl,
+  );
+  return {
+    get t() {
+      return app();
+    },
+    get browser() {
+      return pages.browser;
+    },
+    url: pages.url,
+    signedInPage: pages.signedInPage,
+    newPage: pages.newPage,
+  };
+}
+
+/** The service as production runs it (web processes, a worker, nginx: see `startCluster`) and one Chromium, for the test file. */
+export interface ClusterE2E extends PageMaker {
+  readonly cluster: Cluster;
+}
+
+export function setupClusterE2E(opts: ClusterOptions = {}): ClusterE2E {
+  let cluster: Cluster | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    assertFrontendBuilt();
+    [cluster, browser] = await Promise.all([startCluster(opts), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await cluster?.close();
+  });
+  const running = () => {
+    if (!cluster) throw new Error('the cluster is not started yet (use it inside a test)');
+    return cluster;
+  };
+  const pages = pageMaker(
+    () => {
+      if (!browser) throw new Error('the browser is not started yet (use it inside a test)');
+      return browser;
+    },
+    () => running().url,
+  );
+  return Object.defineProperty(Object.create(pages) as PageMaker, 'cluster', { get: running }) as ClusterE2E;
 }

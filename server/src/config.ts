@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -57,6 +58,27 @@ const hostList = optionalString.transform((value, ctx): HostRule[] => {
   return errors.length ? z.NEVER : rules;
 });
 
+/**
+ * `TRUST_PROXY`: `false` (default), `true`, or the addresses and networks of the reverse proxies
+ * (`127.0.0.1`, `10.0.0.0/8,::1`): `X-Forwarded-For` and `-Proto` are then believed only when the
+ * request comes from one of them, so a client cannot pass itself off as another address.
+ */
+const trustProxy = optionalString.transform((value, ctx): boolean | string[] => {
+  if (value === undefined || ['false', '0', 'no'].includes(value)) return false;
+  if (['true', '1', 'yes'].includes(value)) return true;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) {
+    const [address = '', prefix, extra] = item.split('/');
+    const version = isIP(address);
+    const bits = version === 4 ? 32 : 128;
+    if (!version || extra !== undefined || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) {
+      ctx.addIssue({ code: 'custom', message: `"${item}" is not true, false or a proxy's address or network (e.g. 127.0.0.1, 10.0.0.0/8)` });
+      return z.NEVER;
+    }
+  }
+  return items;
+});
+
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
 
 const EnvSchema = z
@@ -75,8 +97,9 @@ const EnvSchema = z
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SESSION_TTL_DAYS: int(30, 1, 365),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool(false),
+    TRUST_PROXY: trustProxy,
     RUN_WORKERS: bool(true),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     ALLOW_SANDBOX: z
       .enum(['true', 'false', '1', '0', 'yes', 'no'])
       .optional()
@@ -177,8 +200,14 @@ export interface Config {
   appSecret: string | undefined;
   sessionTtlDays: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Whose `X-Forwarded-*` headers are believed: nobody (false), any peer (true: only behind a
+   * proxy that is the sole way in), or the proxies' addresses and networks.
+   */
+  trustProxy: boolean | string[];
   runWorkers: boolean;
+  /** `npm run worker` answers /healthz and /readyz on this port (none when unset). */
+  workerHealthPort: number | undefined;
   rateLimitPerMinute: number;
   /** Seconds between the comment lines that keep an open event stream alive. */
   sseHeartbeatSeconds: number;
@@ -320,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,
+    workerHealthPort: e.WORKER_HEALTH_PORT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
     smtpUrl: e.SMTP_URL,

@@ -214,6 +214,29 @@ describe('loadConfig', () => {
     expect(config.cloudpayments).toMatchObject({ sandbox: false, publicId: 'pk_live', apiSecret: 'secret' });
   });
 
+  it('believes X-Forwarded-* from the proxies it is given, and only from them', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ WORKER_HEALTH_PORT: '9100' }).workerHealthPort).toBe(9100);
+  });
+
+  it('behind a proxy the client address is the proxy’s word, but nobody else’s', async () => {
+    const app = await createTestApp({
+      workers: false,
+      env: { TRUST_PROXY: '127.0.0.1' },
+      routes: (a) => {
+        a.get('/test/ip', { schema: { hide: true } }, async (req) => ({ ip: req.ip }));
+      },
+    });
+    try {
+      const ip = async (remoteAddress: string) => (await app.app.inject({ url: '/test/ip', remoteAddress, headers: { 'x-forwarded-for': '203.0.113.9' } })).json<{ ip: string }>().ip;
+      expect(await ip('127.0.0.1')).toBe('203.0.113.9');
+      expect(await ip('198.51.100.7')).toBe('198.51.100.7');
+    } finally {
+      await app.close();
+    }
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -225,6 +248,9 @@ describe('loadConfig', () => {
     ['APP_SECRET', 'too-short'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '127.0.0.1,300.1.1.1'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['WORKER_HEALTH_PORT', '0'],
     ['NODE_ENV', 'staging'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['DATABASE_POOL_SIZE', '-1'],
