@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import type { FrameLocator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_TEXTS, CHAT_TEXTS } from '@app/contracts';
-import { walletState } from '@app/server/testing';
+import { newAdmin, newUser, walletState, type TestUser } from '@app/server/testing';
+import { credit } from '../server/src/features/wallet/wallet.queries.ts';
+import { FakeOpenAi, fakeProviderEnv } from '../server/test/support/ai-fakes.ts';
 import { afterNavigation, openPage, setupClusterE2E } from './support/index.ts';
 
 /*
@@ -12,8 +14,25 @@ import { afterNavigation, openPage, setupClusterE2E } from './support/index.ts';
  * worker.
  */
 
+// An OpenAI-compatible provider whose answers stall when told to: an answer that goes on until it is stopped.
+const fake = new FakeOpenAi('sk-cluster-test');
+await fake.start();
+const STALLING = 'Зависающая модель';
+
 // A human pace, so an answer can be stopped midway and a run's progress watched.
-const e2e = setupClusterE2E({ env: { DEMO_WORD_DELAY_MS: '30', DEMO_STEP_DELAY_MS: '80' } });
+const e2e = setupClusterE2E({ env: { DEMO_WORD_DELAY_MS: '30', DEMO_STEP_DELAY_MS: '80', ...fakeProviderEnv({ FAKE_OPENAI_API_KEY: { key: fake.apiKey, url: fake.baseUrl } }) } });
+
+beforeAll(async () => {
+  const connection = await e2e.cluster.db
+    .insertInto('provider_connections')
+    .values({ name: 'Фейк', protocol: 'openai', base_url: fake.baseUrl, api_key_env: 'FAKE_OPENAI_API_KEY', timeout_seconds: 120 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await e2e.cluster.db.insertInto('ai_models').values({ name: STALLING, kind: 'chat', connection_id: connection.id, provider_model: 'gpt-fake', max_output_tokens: 500 }).execute();
+  fake.answer = { pieces: ['Первая', ' часть', ' ответа', ' и дальше'], finishReason: 'stop', promptTokens: 12, completionTokens: 8 };
+  fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
+});
+afterAll(() => fake.stop());
 
 function futureExpiry(): string {
   const now = new Date();
@@ -22,6 +41,14 @@ function futureExpiry(): string {
 const checkout = (page: Page): FrameLocator => page.frameLocator('iframe[title="Тестовая оплата"]');
 const answers = (page: Page) => page.getByRole('article', { name: 'Демо-ассистент' });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
+
+/** Picks a chat model (its first parameter choice) in the composer's select. */
+async function chooseModel(page: Page, name: string): Promise<void> {
+  const select = page.getByRole('combobox', { name: 'Модель' });
+  const option = select.locator(`option:text-is("${name}"), optgroup[label="${name}"] option`).first();
+  await option.waitFor({ state: 'attached' });
+  await select.selectOption((await option.getAttribute('value')) ?? '');
+}
 
 async function register(page: Page): Promise<string> {
   const email = `cluster-${crypto.randomBytes(4).toString('hex')}@example.ru`;
@@ -60,6 +87,7 @@ describe('through nginx, on two web processes and a worker', () => {
 
     // Chats: one answer in full, a long one stopped midway (whichever process receives the stop).
     await openPage(page, e2e.url('/chat'));
+    await chooseModel(page, 'Демо-ассистент');
     await composer(page).fill('Привет! Расскажи о себе');
     await composer(page).press('Enter');
     await answers(page).first().getByText(/^Списано/).waitFor({ timeout: 30_000 });
@@ -92,5 +120,100 @@ describe('through nginx, on two web processes and a worker', () => {
     const state = await walletState(e2e.cluster.db, user.id);
     expect(state.balance).toEqual(state.sums);
     expect(state.balance.media).toBe(290);
+  });
+});
+
+/** A call straight to one web process (not through nginx): what that process answers. */
+async function direct(processName: string, method: string, pathname: string, user: TestUser, body?: unknown) {
+  const port = e2e.cluster.processes.get(processName)?.port;
+  if (!port) throw new Error(`no web process ${processName}`);
+  const res = await fetch(`http://127.0.0.1:${String(port)}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as { status: string; json?: unknown; code?: string } };
+}
+
+async function userWithWords(words: number): Promise<TestUser> {
+  const user = await newUser(e2e.cluster.db);
+  await e2e.cluster.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `cluster-${String(user.id)}` }, words));
+  return user;
+}
+
+/**
+ * Starts an answer that goes on until it is stopped (the stalling model), in the browser with only
+ * web1 running, so web1 writes it; then web2 is back. Answers the chat's id.
+ */
+async function answerWrittenByWeb1(page: Page): Promise<number> {
+  await e2e.cluster.stop('web2');
+  try {
+    await openPage(page, e2e.url('/chat'));
+    await chooseModel(page, STALLING);
+    await composer(page).fill('Составь подробный план подготовки к марафону по неделям');
+    await composer(page).press('Enter');
+    await page.getByRole('article', { name: STALLING }).first().getByText('Первая часть').waitFor({ timeout: 20_000 });
+  } finally {
+    await e2e.cluster.start('web2');
+  }
+  await page.waitForURL(/\/chat\?id=\d+/);
+  return Number(new URL(page.url()).searchParams.get('id'));
+}
+
+describe('what one process does, the other knows at once', () => {
+  it('an admin switches a chat model off on one process: the other refuses it and no longer lists it', async () => {
+    const admin = await newAdmin(e2e.cluster.db);
+    const model = await e2e.cluster.db.selectFrom('ai_models').select(['id', 'name']).where('name', '=', 'Демо-ассистент Лайт').executeTakeFirstOrThrow();
+    const user = await userWithWords(10_000);
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url('/chat'));
+    await expect.poll(() => page.getByRole('combobox', { name: /Модель/ }).locator('option, optgroup').allTextContents().then((t) => t.join(' '))).toContain(model.name);
+
+    expect((await direct('web1', 'PATCH', `/api/admin/ai-models/${String(model.id)}`, admin, { active: false })).status).toBe(200);
+    // The other process's cache of models was dropped by the change's NOTIFY: a send with it is refused there.
+    const send = async () => {
+      const form = new FormData();
+      form.set('ai_models_id', String(model.id));
+      form.set('message', 'Привет');
+      const port = e2e.cluster.processes.get('web2')?.port ?? 0;
+      return (await fetch(`http://127.0.0.1:${String(port)}/api/new/chat`, { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form })).status;
+    };
+    await expect.poll(send, { timeout: 5_000 }).toBe(400);
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Сообщение' }).waitFor();
+    await expect.poll(() => page.getByRole('combobox', { name: /Модель/ }).locator('option, optgroup').allTextContents().then((t) => t.join(' '))).not.toContain(model.name);
+    expect((await direct('web2', 'PATCH', `/api/admin/ai-models/${String(model.id)}`, admin, { active: true })).status).toBe(200);
+  });
+
+  it('a stop sent to the other process stops the answer where it is written, kept and charged as far as it went', async () => {
+    const user = await userWithWords(100_000);
+    const page = await e2e.signedInPage(user);
+    const chatId = await answerWrittenByWeb1(page);
+    expect((await direct('web2', 'POST', `/api/new/chat/${String(chatId)}/stop`, user)).status).toBe(200);
+    await page.getByRole('article', { name: STALLING }).first().getByText('Остановлено').waitFor({ timeout: 20_000 });
+    const row = await e2e.cluster.db.selectFrom('chat_messages').select(['status', 'words']).where('chat_id', '=', chatId).where('role', '=', 'assistant').executeTakeFirstOrThrow();
+    expect(row.status).toBe('stopped');
+    expect(row.words).toBeGreaterThan(0);
+    const state = await walletState(e2e.cluster.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.words).toBe(100_000 - row.words);
+  });
+
+  it('a chat deleted on the other process while its answer is written: gone from the list, and the answer still charged', async () => {
+    const user = await userWithWords(100_000);
+    const page = await e2e.signedInPage(user);
+    const chatId = await answerWrittenByWeb1(page);
+    const hold = `chat-answer:%`;
+    expect((await direct('web2', 'DELETE', `/api/new/chat/${String(chatId)}`, user)).status).toBe(200);
+    await expect.poll(async () => (await e2e.cluster.db.selectFrom('chats').select('id').where('id', '=', chatId).executeTakeFirst()) === undefined, { timeout: 20_000 }).toBe(true);
+    const settled = await e2e.cluster.db.selectFrom('wallet_holds').select(['status', 'spent']).where('user_id', '=', user.id).where('idempotency_key', 'like', hold).executeTakeFirstOrThrow();
+    expect(settled.status).toBe('settled');
+    expect(settled.spent).toBeGreaterThan(0);
+    await openPage(page, e2e.url('/chat'));
+    await page.getByRole('textbox', { name: 'Сообщение' }).waitFor();
+    expect(await page.getByText(/Составь подробный/).count()).toBe(0);
+    const state = await walletState(e2e.cluster.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.words).toBe(100_000 - (settled.spent ?? 0));
   });
 });

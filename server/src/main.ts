@@ -3,6 +3,9 @@ import { bootstrap } from './bootstrap.ts';
 import { ConfigError } from './config.ts';
 import { createContext, startContext, stopContext } from './context.ts';
 
+/** How long a stopping server lets the chat answers it is writing finish before it stops them. */
+const SHUTDOWN_GRACE_MS = 20_000;
+
 /** Starts the web server, with the job workers unless RUN_WORKERS=false, on the embedded default or DATABASE_URL. */
 async function main(): Promise<void> {
   const runtime = await bootstrap();
@@ -14,9 +17,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     ctx.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 15_000);
+    const timer = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 15_000);
     timer.unref();
     try {
+      // A redeploy: no new connections (a proxy sends new requests to the other processes), the
+      // answers being written finish (or, after the grace, are stopped and kept as far as they
+      // went), requests under way end, then the rest closes.
+      app.server.close();
+      await ctx.chatRuns.drain(SHUTDOWN_GRACE_MS);
       await app.close();
       await stopContext(ctx);
       await runtime.close();

@@ -126,6 +126,22 @@ export class ChatRuns {
     await ctx.db.selectNoFrom((eb) => eb.fn<unknown>('pg_notify', [eb.val(STOP_CHANNEL), eb.val(String(messageId))]).as('sent')).execute();
   }
 
+  /**
+   * Waits until the answers this process is writing have ended by themselves, at most `ms`
+   * (a server being redeployed lets them finish while the proxy sends new work elsewhere).
+   * Answers whether none is left.
+   */
+  async drain(ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    while (this.runs.size > 0 && Date.now() < end) {
+      const pending = [...this.runs.values()].map((r) => r.outcome);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled(pending), new Promise((r) => (timer = setTimeout(r, Math.max(0, end - Date.now()))))]);
+      clearTimeout(timer);
+    }
+    return this.runs.size === 0;
+  }
+
   /** Stops every answer of this process (the server is stopping) and waits for them to be stored. */
   async stopAll(): Promise<void> {
     const runs = [...this.runs.values()];
