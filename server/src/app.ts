@@ -16,6 +16,7 @@ import { enableMethodSpoofing } from './lib/routes.ts';
 import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { StreamSlots } from './lib/stream-slots.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
@@ -38,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The application context routes hand to services (never the Fastify instance itself). */
     ctx: AppContext;
+    /** Event streams open in this process, per user (`SSE_STREAMS_PER_USER`). */
+    streamSlots: StreamSlots;
   }
 }
 
@@ -106,6 +109,7 @@ const externalPlugins = fp(
 const contextPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     app.decorate('ctx', ctx);
+    app.decorate('streamSlots', new StreamSlots(ctx.config.sseStreamsPerUser));
     await app.register(authPlugin);
   },
   { name: 'context' },
@@ -157,8 +161,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(generationRoutes);
   await app.register(replicateWebhookRoutes);
   // Open answer streams would keep the server from closing: their answers are stopped first
-  // (each stored as far as it went and charged for that), which ends the streams.
+  // (each stored as far as it went and charged for that), which ends the streams; streams of
+  // generations' progress end (their pages then ask for the run's status).
   app.addHook('preClose', async () => {
+    ctx.generationEvents.stopAll();
     await ctx.chatRuns.stopAll();
   });
   return app;

@@ -75,6 +75,7 @@ const EnvSchema = z
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
+    SSE_STREAMS_PER_USER: int(20, 1, 100_000),
     DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
     DEMO_STEP_DELAY_MS: int(150, 0, 10_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -173,6 +174,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Seconds between the comment lines that keep an open event stream alive. */
   sseHeartbeatSeconds: number;
+  /** Event streams one user may have open at once in one process (counted in its memory). */
+  sseStreamsPerUser: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportUrl: string;
@@ -280,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorkers: e.RUN_WORKERS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
+    sseStreamsPerUser: e.SSE_STREAMS_PER_USER,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportUrl: e.SUPPORT_URL,

@@ -227,6 +227,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'maybe'],
     ['NODE_ENV', 'staging'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['SSE_STREAMS_PER_USER', '0'],
+    ['SSE_STREAMS_PER_USER', 'много'],
     ['DATABASE_POOL_SIZE', '-1'],
   ])('rejects %s=%j naming the variable', (name, value) => {
     expect(fails({ [name]: value })).toMatch(new RegExp(`^  ${name}: `, 'm'));

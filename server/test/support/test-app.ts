@@ -35,6 +35,8 @@ export interface TestAppOptions {
   smtpDelayMs?: number;
   /** Routes a test adds (before the app is ready), e.g. contracts of its own to exercise route kinds. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Another app's database (`t.config.databaseUrl`): a second process of the same service; left to that app to drop. */
+  databaseUrl?: string;
 }
 
 /** A copy of the migrated template database for one test file. */
@@ -52,7 +54,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 
 /** The whole app on its own database, with a real SMTP server receiving its mail. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const smtp = new TestSmtp(opts.smtpDelayMs);
   const smtpUrl = await smtp.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-data-'));
