@@ -17,6 +17,7 @@ import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { StreamSlots } from './lib/stream-slots.ts';
+import { rateLimitCounts } from './lib/rate-limit-store.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
@@ -80,7 +81,11 @@ const externalPlugins = fp(
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: ctx.config.publicUrl.startsWith('https://'),
     });
+    // Counted in Redis when REDIS_URL is set (shared by every process), else in this process.
+    const counts = await rateLimitCounts(ctx.config, ctx.log);
+    app.addHook('onClose', () => counts.close());
     await app.register(rateLimit, {
+      ...counts.options,
       global: true,
       max: ctx.config.rateLimitPerMinute,
       timeWindow: '1 minute',

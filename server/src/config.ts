@@ -74,6 +74,8 @@ const EnvSchema = z
       .optional()
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1–64 letters, digits and : _ . -').default('ns:'),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
     SSE_STREAMS_PER_USER: int(20, 1, 100_000),
     DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
@@ -172,6 +174,8 @@ export interface Config {
   trustProxy: boolean;
   runWorkers: boolean;
   rateLimitPerMinute: number;
+  /** Redis for what every web process must share (the rate limit's counters); unset → each process's memory. */
+  redis: { url: string | undefined; keyPrefix: string };
   /** Seconds between the comment lines that keep an open event stream alive. */
   sseHeartbeatSeconds: number;
   /** Event streams one user may have open at once in one process (counted in its memory). */
@@ -282,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
     sseStreamsPerUser: e.SSE_STREAMS_PER_USER,
     smtpUrl: e.SMTP_URL,
