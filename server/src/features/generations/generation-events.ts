@@ -67,7 +67,7 @@ export class GenerationEvents {
     listener.subscribe(GENERATION_CHANNEL, { onMessage: (payload) => this.heard(payload), onReconnect: () => this.reconnected() });
   }
 
-  /** Streams open in this process, by run (for the tests and the log). */
+  /** Streams following runs in this process now. */
   get followed(): number {
     let n = 0;
     for (const run of this.runs.values()) n += run.wakers.size;
