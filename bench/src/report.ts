@@ -3,6 +3,7 @@ import type { ThroughputReport } from './throughput.ts';
 import type { SpeedReport } from './speed.ts';
 import type { ChatBenchReport } from './chat.ts';
 import type { QueueReport } from './queue.ts';
+import type { StreamsReport } from './streams.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -33,6 +34,8 @@ export interface BenchReport {
   chat: ChatBenchReport;
   /** Generations through the job queue on the demo provider. */
   queue: QueueReport;
+  /** Another user's hot read while one account holds hundreds of open event streams. */
+  streams: StreamsReport;
   /** Every page's figures against `budgets.ts`. */
   budgets: BudgetRow[];
   ok: boolean;
@@ -123,6 +126,16 @@ export function markdown(r: BenchReport): string {
     '| runs a second (burst) | start p50 ms | start p99 ms |',
     '|---:|---:|---:|',
     `| ${r.queue.runsPerSecond.toFixed(1)} | ${ms(r.queue.startLatencyP50Ms, r.queue.targetStartP50Ms)} | ${r.queue.startLatencyP99Ms.toFixed(0)} |`,
+    '',
+    '## Open event streams and another user',
+    '',
+    `The app (no workers) in its own process. One account holds ${String(r.streams.streams)} open progress streams (\`GET /api/new/generations/:id/events\`) over its ${String(r.streams.runs)} queued runs, each run moved on by a progress step a second from outside the app (as a worker elsewhere would), with \`SSE_STREAMS_PER_USER\` raised so that all are held; meanwhile another user's \`${r.streams.path}\` at a moderate ${String(r.streams.requestsPerSecond)} requests a second over ${String(r.streams.connections)} connections, ${String(r.streams.rounds)} runs of ${String(r.streams.secondsPerRun)} s with the streams held, alternating with as many without them (p95 of every response of each side's runs). Target: with the streams ≤ ${String(r.streams.target)}× the baseline (✗ marks a miss); over ${String(r.streams.floor)}× fails the bench. Scans of the runs' table are PostgreSQL's statistics (flushed about every second), the progress steps' own updates included.`,
+    '',
+    '| baseline p95 ms | with streams p95 ms | ratio | runs table scans a second | events delivered |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${r.streams.baselineP95Ms.toFixed(1)} | ${r.streams.streamsP95Ms.toFixed(1)} | ${r.streams.ratio.toFixed(2)}${r.streams.ratio <= r.streams.target ? '' : ' ✗'} | ${String(r.streams.runReadsPerSecond)} | ${String(r.streams.eventsDelivered)} |`,
+    '',
+    `With the default limit (${String(r.streams.defaultLimit.limit)} a user), of ${String(r.streams.streams)} streams opened by one account ${String(r.streams.defaultLimit.accepted)} were held and ${String(r.streams.defaultLimit.refused)} refused (429 \`STREAMS_LIMIT\`).`,
     '',
     `**Result: ${r.ok ? 'OK: one React per page, every figure within its budget' : 'FAILED'}.**`,
     ...(r.problems.length ? ['', ...r.problems.map((p) => `- ${p}`)] : []),

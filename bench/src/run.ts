@@ -8,6 +8,7 @@ import { HOT_WALLET_RATE, measureThroughput } from './throughput.ts';
 import { measureSpeed } from './speed.ts';
 import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from './chat.ts';
 import { QUEUE_START_TARGET_MS, measureQueue } from './queue.ts';
+import { measureStreams } from './streams.ts';
 import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
   const speed = await measureSpeed();
   const chat = await measureChat();
   const queue = await measureQueue();
+  const streams = await measureStreams();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -104,6 +106,7 @@ async function main(): Promise<number> {
   if (chat.app.firstTokenP50Ms > CHAT_FIRST_TOKEN_TARGET_MS) problems.push(`chat: first token p50 ${chat.app.firstTokenP50Ms.toFixed(2)} ms, target ${String(CHAT_FIRST_TOKEN_TARGET_MS)}`);
   if (chat.app.overheadP50Ms > CHAT_OVERHEAD_FLOOR_MS) problems.push(`chat: overhead p50 ${chat.app.overheadP50Ms.toFixed(2)} ms over the regression floor of ${String(CHAT_OVERHEAD_FLOOR_MS)} ms`);
   if (queue.startLatencyP50Ms > QUEUE_START_TARGET_MS) problems.push(`queue: a run starts ${String(queue.startLatencyP50Ms)} ms (p50) after its commit, target ${String(QUEUE_START_TARGET_MS)}`);
+  if (streams.ratio > streams.floor) problems.push(`streams: another user's p95 ${streams.ratio.toFixed(2)}× its baseline with ${String(streams.streams)} open streams, over the floor of ${String(streams.floor)}× (target ${String(streams.target)}×)`);
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -117,6 +120,7 @@ async function main(): Promise<number> {
     speed,
     chat,
     queue,
+    streams,
     budgets,
     ok: problems.length === 0,
     problems,

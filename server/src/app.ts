@@ -16,6 +16,8 @@ import { enableMethodSpoofing } from './lib/routes.ts';
 import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { StreamSlots } from './lib/stream-slots.ts';
+import { rateLimitCounts } from './lib/rate-limit-store.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
@@ -38,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The application context routes hand to services (never the Fastify instance itself). */
     ctx: AppContext;
+    /** Event streams open in this process, per user (`SSE_STREAMS_PER_USER`). */
+    streamSlots: StreamSlots;
   }
 }
 
@@ -77,7 +81,11 @@ const externalPlugins = fp(
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: ctx.config.publicUrl.startsWith('https://'),
     });
+    // Counted in Redis when REDIS_URL is set (shared by every process), else in this process.
+    const counts = await rateLimitCounts(ctx.config, ctx.log);
+    app.addHook('onClose', () => counts.close());
     await app.register(rateLimit, {
+      ...counts.options,
       global: true,
       max: ctx.config.rateLimitPerMinute,
       timeWindow: '1 minute',
@@ -106,6 +114,7 @@ const externalPlugins = fp(
 const contextPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     app.decorate('ctx', ctx);
+    app.decorate('streamSlots', new StreamSlots(ctx.config.sseStreamsPerUser));
     await app.register(authPlugin);
   },
   { name: 'context' },
@@ -157,8 +166,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(generationRoutes);
   await app.register(replicateWebhookRoutes);
   // Open answer streams would keep the server from closing: their answers are stopped first
-  // (each stored as far as it went and charged for that), which ends the streams.
+  // (each stored as far as it went and charged for that), which ends the streams; streams of
+  // generations' progress end (their pages then ask for the run's status).
   app.addHook('preClose', async () => {
+    ctx.generationEvents.stopAll();
     await ctx.chatRuns.stopAll();
   });
   return app;

@@ -105,7 +105,10 @@ const EnvSchema = z
       .optional()
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1–64 letters, digits and : _ . -').default('ns:'),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
+    SSE_STREAMS_PER_USER: int(20, 1, 100_000),
     DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
     DEMO_STEP_DELAY_MS: int(150, 0, 10_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -209,8 +212,12 @@ export interface Config {
   /** `npm run worker` answers /healthz and /readyz on this port (none when unset). */
   workerHealthPort: number | undefined;
   rateLimitPerMinute: number;
+  /** Redis for what every web process must share (the rate limit's counters); unset → each process's memory. */
+  redis: { url: string | undefined; keyPrefix: string };
   /** Seconds between the comment lines that keep an open event stream alive. */
   sseHeartbeatSeconds: number;
+  /** Event streams one user may have open at once in one process (counted in its memory). */
+  sseStreamsPerUser: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportUrl: string;
@@ -351,7 +358,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorkers: e.RUN_WORKERS,
     workerHealthPort: e.WORKER_HEALTH_PORT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
+    sseStreamsPerUser: e.SSE_STREAMS_PER_USER,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportUrl: e.SUPPORT_URL,

@@ -15,6 +15,7 @@ import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
 import { ModelCache } from './features/ai/model-cache.ts';
 import { SettingsStore, defaultSettings } from './features/settings/settings.store.ts';
+import { GenerationEvents } from './features/generations/generation-events.ts';
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -42,6 +43,8 @@ export interface AppContext {
   readonly models: ModelCache;
   /** Chat answers being written by this process. */
   readonly chatRuns: ChatRuns;
+  /** The runs followed by this process's event streams, told of every change by NOTIFY. */
+  readonly generationEvents: GenerationEvents;
   /** What admins set at run time (welcome gift, links, sandbox switches), with the environment as defaults. */
   readonly settings: SettingsStore;
 }
@@ -74,6 +77,7 @@ export function createContext(deps: ContextDeps): AppContext {
     providers: new ProviderRegistry(config),
     models: new ModelCache(),
     chatRuns: new ChatRuns(() => ctx),
+    generationEvents: new GenerationEvents(() => ctx),
     settings: new SettingsStore(defaultSettings(config), deps.log),
   };
   return ctx;
@@ -83,6 +87,7 @@ export function createContext(deps: ContextDeps): AppContext {
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
   ctx.chatRuns.listen();
   ctx.models.listen(ctx.listener);
+  ctx.generationEvents.listen(ctx.listener);
   ctx.settings.listen(ctx.listener, ctx.db);
   await ctx.settings.load(ctx.db);
   await ctx.jobs.start(ctx, opts);

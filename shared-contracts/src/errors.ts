@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   SELF_BLOCK: { status: 409, message: 'Нельзя заблокировать самого себя' },
   BALANCE_TOO_LOW: { status: 409, message: 'Нельзя списать больше, чем есть на балансе' },
   RATE_LIMITED: { status: 429, message: 'Слишком много попыток. Попробуйте позже' },
+  STREAMS_LIMIT: { status: 429, message: 'Слишком много открытых потоков. Закройте лишние вкладки и попробуйте снова' },
   INTERNAL: { status: 500, message: 'Произошла ошибка' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Сервис временно недоступен' },
   IN_USE: { status: 409, message: 'Запись используется, удалить её нельзя' },

@@ -113,7 +113,16 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
       }
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      const read = multipart ? await readMultipart(req, multipart, contract.body) : undefined;
+      // An open stream holds one of its user's slots until it ends or its client goes away; taken
+      // first, so a refused stream reads no body and stores nothing.
+      const release = streamSpec && req.viewer ? app.streamSlots.take(req.viewer.id) : undefined;
+      if (release) reply.raw.once('close', release);
+      const read = multipart
+        ? await readMultipart(req, multipart, contract.body).catch((err: unknown) => {
+            release?.();
+            throw err;
+          })
+        : undefined;
       const context = {
         req,
         reply,
@@ -138,6 +147,7 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
         } finally {
           // A handler that sent nothing still answers a (empty) stream, not a half-made reply.
           stream.end();
+          release?.();
         }
         return reply;
       }

@@ -253,6 +253,11 @@ describe('loadConfig', () => {
     ['WORKER_HEALTH_PORT', '0'],
     ['NODE_ENV', 'staging'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['SSE_STREAMS_PER_USER', '0'],
+    ['SSE_STREAMS_PER_USER', 'много'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_URL', 'not a url'],
+    ['REDIS_KEY_PREFIX', 'два слова'],
     ['DATABASE_POOL_SIZE', '-1'],
   ])('rejects %s=%j naming the variable', (name, value) => {
     expect(fails({ [name]: value })).toMatch(new RegExp(`^  ${name}: `, 'm'));

@@ -41,3 +41,71 @@ export function parseEvents(text: string): { events: SseEvent[]; comments: numbe
   }
   return { events, comments };
 }
+
+/** An event stream read over real HTTP as its events come. */
+export interface LiveStream {
+  status: number;
+  /** The reply's envelope when it was refused (not a stream). */
+  data: { status?: string; text?: unknown; code?: string };
+  /** Every event so far, in order. */
+  events: SseEvent[];
+  /** The first event (so far or to come) that `match` accepts; fails after `ms`. */
+  waitFor(match: (e: SseEvent) => boolean, ms?: number): Promise<SseEvent>;
+  /** Settles when the server ended the stream (or it was closed). */
+  ended: Promise<void>;
+  /** Goes away as a client would (the connection is closed). */
+  close(): void;
+}
+
+/** Opens an event stream with `fetch` and reads its events as they come (each `event:`/`data:` block). */
+export async function openStream(url: string, init: { method?: string; headers?: Record<string, string>; body?: RequestInit['body'] } = {}): Promise<LiveStream> {
+  const controller = new AbortController();
+  const res = await fetch(url, { ...init, headers: { accept: 'text/event-stream', ...init.headers }, signal: controller.signal });
+  const events: SseEvent[] = [];
+  const waiters = new Set<() => void>();
+  if (!res.ok || !res.body) {
+    const data = (await res.json().catch(() => ({}))) as LiveStream['data'];
+    return { status: res.status, data, events, waitFor: () => Promise.reject(new Error(`not a stream: ${String(res.status)}`)), ended: Promise.resolve(), close: () => undefined };
+  }
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  const decoder = new TextDecoder();
+  let isEnded = false;
+  const ended = (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        const blocks = buffer.split('\n\n');
+        buffer = blocks.pop() ?? '';
+        events.push(...parseEvents(blocks.map((b) => `${b}\n\n`).join('')).events);
+        for (const wake of waiters) wake();
+      }
+    } catch {
+      // Closed by the test.
+    } finally {
+      isEnded = true;
+      for (const wake of waiters) wake();
+    }
+  })();
+  const waitFor = (match: (e: SseEvent) => boolean, ms = 15_000) =>
+    new Promise<SseEvent>((resolve, reject) => {
+      const check = () => {
+        const found = events.find(match);
+        if (found || isEnded) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          if (found) resolve(found);
+          else reject(new Error(`the stream ended without the event; it sent ${JSON.stringify(events)}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no such event within ${String(ms)} ms; the stream sent ${JSON.stringify(events)}`));
+      }, ms);
+      waiters.add(check);
+      check();
+    });
+  return { status: res.status, data: {}, events, waitFor, ended, close: () => controller.abort() };
+}

@@ -95,35 +95,72 @@ export const setProviderRef = (db: Executor, id: number, ref: string) =>
 
 export const isRunning = async (db: Executor, id: number) => (await db.selectFrom('generations').select('id').where('id', '=', id).where('status', '=', 'running').executeTakeFirst()) !== undefined;
 
+/**
+ * The channel on which every change of a run's status or progress is told, by the statement that
+ * makes it (so only on commit, and to every process): `{"id", "status", "progress"}` as JSON.
+ */
+export const GENERATION_CHANNEL = 'ns_generation';
+
+/** `pg_notify` of the rows a data-modifying CTE named `changed` answered (its id, status and progress). */
+const notifyChanged = sql<string>`pg_notify(${GENERATION_CHANNEL}, json_build_object('id', changed.id, 'status', changed.status, 'progress', changed.progress)::text)`;
+
+/** A run's owner, status and progress (what its event stream starts from). */
+export const runState = (db: Executor, id: number) => db.selectFrom('generations').select(['user_id', 'status', 'progress']).where('id', '=', id).executeTakeFirst();
+
 /** Marks a queued (or re-picked running) run as running; answers false when it is already final. */
 export const markRunning = async (db: Executor, id: number) =>
-  (await db
-    .updateTable('generations')
-    .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1`, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst()).numUpdatedRows > 0n;
+  (
+    await db
+      .with('changed', (qb) =>
+        qb
+          .updateTable('generations')
+          .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())`, attempts: sql<number>`attempts + 1`, updated_at: sql<Date>`now()` })
+          .where('id', '=', id)
+          .where('status', 'in', ['queued', 'running'])
+          .returning(['id', 'status', 'progress']),
+      )
+      .selectFrom('changed')
+      .select(notifyChanged.as('notified'))
+      .execute()
+  ).length > 0;
 
 export const setProgress = (db: Executor, id: number, progress: number) =>
-  db.updateTable('generations').set({ progress, updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').where('progress', '<', progress).execute();
+  db
+    .with('changed', (qb) =>
+      qb
+        .updateTable('generations')
+        .set({ progress, updated_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('progress', '<', progress)
+        .returning(['id', 'status', 'progress']),
+    )
+    .selectFrom('changed')
+    .select(notifyChanged.as('notified'))
+    .execute();
 
 /** Ends a run still in `from` states; answers its hold when this call ended it. */
 export const finishRun = (db: Executor, id: number, from: readonly GenerationStatus[], end: { status: GenerationStatus; cost?: number; error?: string | null; errorDetail?: string | null; text?: string | null }) =>
   db
-    .updateTable('generations')
-    .set({
-      status: end.status,
-      ...(end.status === 'succeeded' ? { progress: 100 } : {}),
-      ...(end.cost === undefined ? {} : { cost: end.cost }),
-      ...(end.error === undefined ? {} : { error: end.error }),
-      ...(end.errorDetail === undefined ? {} : { error_detail: end.errorDetail }),
-      ...(end.text === undefined ? {} : { text_result: end.text }),
-      finished_at: sql<Date>`now()`,
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .returning(['hold_id', 'user_id', 'wallet'])
+    .with('changed', (qb) =>
+      qb
+        .updateTable('generations')
+        .set({
+          status: end.status,
+          ...(end.status === 'succeeded' ? { progress: 100 } : {}),
+          ...(end.cost === undefined ? {} : { cost: end.cost }),
+          ...(end.error === undefined ? {} : { error: end.error }),
+          ...(end.errorDetail === undefined ? {} : { error_detail: end.errorDetail }),
+          ...(end.text === undefined ? {} : { text_result: end.text }),
+          finished_at: sql<Date>`now()`,
+          updated_at: sql<Date>`now()`,
+        })
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .returning(['id', 'status', 'progress', 'hold_id', 'user_id', 'wallet']),
+    )
+    .selectFrom('changed')
+    .select(['hold_id', 'user_id', 'wallet', notifyChanged.as('notified')])
     .executeTakeFirst();
 
 export const noteAttemptError = (db: Executor, id: number, detail: string) => db.updateTable('generations').set({ error_detail: detail, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
