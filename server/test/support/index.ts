@@ -6,3 +6,4 @@ export * from './fakes.ts';
 export * from './http.ts';
 export * from './generations.ts';
 export * from './admin.ts';
+export * from './raw-http.ts';
