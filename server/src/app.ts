@@ -11,7 +11,7 @@ import { routes as contractRoutes, type RouteContract } from '@app/contracts';
 import { hostPages, renderErrorPage } from '@app/host-pages';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { installErrorHandler } from './lib/error-handler.ts';
+import { frameworkErrorReply, installErrorHandler } from './lib/error-handler.ts';
 import { enableMethodSpoofing } from './lib/routes.ts';
 import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
@@ -135,6 +135,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrorReply,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ checkWithZod: ctx.config.env !== 'production' }));

@@ -1,5 +1,6 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
+import { storableText } from './fields.ts';
 import { ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
 
 export * from './accounts.browser.ts';
@@ -36,8 +37,8 @@ export type AuthResult = z.infer<typeof AuthResultSchema>;
 export const OkSchema = z.object({ ok: z.literal(true) });
 
 export const ResetCheckQuerySchema = z.object({
-  token: z.string().max(200).default(''),
-  email: z.string().max(254).default(''),
+  token: z.string().max(200).check(storableText()).default(''),
+  email: z.string().max(254).check(storableText()).default(''),
 });
 
 export const accountRoutes = {

@@ -1,5 +1,6 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
+import { IdSchema } from './fields.ts';
 import { TimestampSchema, paginated } from './envelope.ts';
 import { adminListQuery } from './admin.contract.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
@@ -22,12 +23,7 @@ import {
  * connections. Bodies are strict (an unknown field is refused), every change is audited.
  */
 
-const INVALID_ID = 'Неверный идентификатор';
-const INT4_MAX = 2_147_483_647;
-
-/** An id in a path or query: digits, within the catalogue's integer ids. */
-const PathId = z.coerce.number({ error: INVALID_ID }).int(INVALID_ID).positive(INVALID_ID).max(INT4_MAX, INVALID_ID);
-const IdParams = z.object({ id: PathId });
+const IdParams = z.object({ id: IdSchema });
 
 const created = { created_at: TimestampSchema, updated_at: TimestampSchema };
 
@@ -56,7 +52,7 @@ export type AdminAiCategory = z.infer<typeof AdminAiCategorySchema>;
 export const AI_PRODUCT_SORTS = ['id', 'name', 'sort', 'created_at'] as const;
 
 export const AdminAiProductsQuerySchema = adminListQuery(AI_PRODUCT_SORTS, 'id').extend({
-  category_id: PathId.optional(),
+  category_id: z.optional(IdSchema),
   variant: z.enum(PRODUCT_VARIANTS, { error: `Вариант: ${PRODUCT_VARIANTS.join(', ')}` }).optional(),
 });
 
@@ -87,7 +83,7 @@ export const AI_MODEL_SORTS = ['id', 'name', 'kind', 'sort', 'created_at'] as co
 
 export const AdminAiModelsQuerySchema = adminListQuery(AI_MODEL_SORTS, 'id').extend({
   kind: z.enum(MODEL_KINDS, { error: `Тип: ${MODEL_KINDS.join(', ')}` }).optional(),
-  connection_id: PathId.optional(),
+  connection_id: z.optional(IdSchema),
 });
 
 export const AdminAiModelSchema = z.object({

@@ -4,6 +4,7 @@ import { MODEL_KINDS, PROVIDER_KEY_ENV, PROVIDER_PROTOCOLS } from './admin-ai.br
 import { ANALYTICS_MAX_DAYS } from './admin-billing.browser.ts';
 import { DESCRIPTION_MARKERS } from './billing.browser.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
+import { MAX_ID, storableText } from './fields.ts';
 
 /*
  * What staff send: the body of every change the admin panel makes, written with zod/mini so the
@@ -11,14 +12,12 @@ import { PRODUCT_VARIANTS } from './catalog.browser.ts';
  * `admin*.contract.ts` use them in their routes). Bodies are strict: an unknown field is refused.
  */
 
-const INT4_MAX = 2_147_483_647;
-
 /** An integer with `message` for anything else (a non-number, a fraction). */
 const integer = (message: string, ...checks: z.core.$ZodCheck<number>[]) => z.number({ error: message }).check(z.int(message), ...checks);
 
-/** A text field: trimmed, `min`..`max` characters. */
+/** A text field: trimmed, `min`..`max` characters, nothing the database cannot keep (NUL, lone surrogates). */
 const text = (missing: string, max: number, maxMessage: string, min = 0, minMessage = missing) =>
-  z.string({ error: missing }).check(z.trim(), ...(min > 0 ? [z.minLength(min, minMessage)] : []), z.maxLength(max, maxMessage));
+  z.string({ error: missing }).check(z.trim(), ...(min > 0 ? [z.minLength(min, minMessage)] : []), z.maxLength(max, maxMessage), storableText());
 
 const bool = (what: string) => z.boolean({ error: `${what}: true или false` });
 
@@ -61,7 +60,7 @@ export type AdminBalanceAdjustment = z.output<typeof BalanceAdjustmentSchema>;
 // The AI catalogue (tabs 2–4 and 14)
 
 /** An id of a catalogue table (integer columns): a number in JSON bodies. */
-const RefId = (message: string) => integer(message, z.positive(message), z.lte(INT4_MAX, message));
+const RefId = (message: string) => integer(message, z.positive(message), z.lte(MAX_ID, message));
 
 const name = (what: string) => text(`Укажите ${what}`, 100, 'Не длиннее 100 символов', 1);
 const description = text('Описание — строка', 2000, 'Не длиннее 2000 символов');
@@ -95,7 +94,7 @@ export const AdminAiCategoryUpdateSchema = z
 export const AdminProductFieldSchema = z.strictObject({
   name: z.string({ error: 'Укажите имя поля' }).check(z.regex(/^[a-z][a-z0-9_]{0,39}$/, 'Имя поля: строчные латинские буквы, цифры и _, с буквы, до 40 символов')),
   label: text('Укажите подпись поля', 100, 'Подпись поля: не длиннее 100 символов', 1),
-  placeholder: z._default(z.string({ error: 'Подсказка — строка' }).check(z.maxLength(200, 'Подсказка: не длиннее 200 символов')), ''),
+  placeholder: z._default(z.string({ error: 'Подсказка — строка' }).check(z.maxLength(200, 'Подсказка: не длиннее 200 символов'), storableText()), ''),
   multiline: z._default(z.boolean({ error: 'multiline: true или false' }), false),
   required: z._default(z.boolean({ error: 'required: true или false' }), true),
   max_length: z._default(integer('Длина поля — целое число', z.gte(1, 'Длина поля: от 1'), z.lte(5000, 'Длина поля: до 5000')), 500),
@@ -103,7 +102,7 @@ export const AdminProductFieldSchema = z.strictObject({
 export type AdminProductFieldInput = z.input<typeof AdminProductFieldSchema>;
 
 const variant = z.enum(PRODUCT_VARIANTS, { error: `Вариант: ${PRODUCT_VARIANTS.join(', ')}` });
-const promptTemplate = z.string({ error: 'Шаблон — строка' }).check(z.maxLength(5000, 'Не длиннее 5000 символов'));
+const promptTemplate = z.string({ error: 'Шаблон — строка' }).check(z.maxLength(5000, 'Не длиннее 5000 символов'), storableText());
 const productFields = z.array(AdminProductFieldSchema, { error: 'Поля — список' }).check(z.maxLength(20, 'Не больше 20 полей'));
 
 /**
@@ -137,7 +136,7 @@ export const AdminAiProductUpdateSchema = z
   })
   .check(z.refine(someField, NOTHING_TO_CHANGE));
 
-const scalar = z.union([z.string().check(z.maxLength(500, 'Не длиннее 500 символов')), z.number().check(z.refine(Number.isFinite, 'Число')), z.boolean()], {
+const scalar = z.union([z.string().check(z.maxLength(500, 'Не длиннее 500 символов'), storableText()), z.number().check(z.refine(Number.isFinite, 'Число')), z.boolean()], {
   error: 'Значение: строка, число или true/false',
 });
 const maxOutputTokens = integer('Лимит ответа — целое число', z.gte(1, 'Лимит ответа: от 1'), z.lte(200_000, 'Лимит ответа: до 200 000'));
@@ -216,6 +215,7 @@ const BASE_URL_MESSAGE = 'Адрес API: http(s)://…, без логина, п
 const baseUrl = z.nullable(
   z.string({ error: BASE_URL_MESSAGE }).check(
     z.trim(),
+    storableText(),
     z.maxLength(500, 'Не длиннее 500 символов'),
     z.refine((value) => {
       try {
@@ -285,6 +285,7 @@ const KNOWN_MARKERS: readonly string[] = Object.values(DESCRIPTION_MARKERS);
 /** A line of a plan's description; `[[words]]` and `[[media]]` are drawn as the words and media-token icons. */
 const DescriptionLineSchema = z.string({ error: 'Строка описания должна быть текстом' }).check(
   z.trim(),
+  storableText(),
   z.minLength(1, 'Пустая строка описания'),
   z.maxLength(200, 'Строка описания не длиннее 200 символов'),
   z.refine((line) => [...line.matchAll(MARKER)].every((m) => KNOWN_MARKERS.includes(m[0])), `Значки в описании: ${KNOWN_MARKERS.join(' и ')}`),
@@ -399,6 +400,7 @@ export const SettingsInputSchema = z.strictObject({
   telegram_channel: ChannelSchema,
   support_url: z.string({ error: 'Укажите ссылку поддержки' }).check(
     z.trim(),
+    storableText(),
     z.maxLength(500, 'Не длиннее 500 символов'),
     z.refine((v) => {
       try {

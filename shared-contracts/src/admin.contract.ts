@@ -2,7 +2,7 @@ import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
 import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
 import { AUDIT_SORTS, USER_SORTS, adminPaths } from './admin.browser.ts';
-import { IdSchema } from './fields.ts';
+import { IdSchema, storableText } from './fields.ts';
 import { AdminUserUpdateSchema, BalanceAdjustmentSchema } from './admin-inputs.ts';
 import { BalancesSchema, RoleSchema } from './accounts.contract.ts';
 
@@ -30,7 +30,7 @@ export const JobFailuresQuerySchema = PageQuerySchema.extend({
  */
 export const adminListQuery = <const C extends readonly [string, ...string[]]>(columns: C, fallback: C[number]) =>
   PageQuerySchema.extend({
-    q: z.string().trim().max(200, 'Не длиннее 200 символов').default(''),
+    q: z.string().trim().max(200, 'Не длиннее 200 символов').check(storableText()).default(''),
     sort: z.enum(columns, { error: `Сортировка: ${columns.join(', ')}` }).default(fallback),
     dir: z.enum(['asc', 'desc'], { error: 'Направление: asc или desc' }).default('desc'),
   });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IdSchema } from './fields.ts';
+import { IdSchema, toStorableText } from './fields.ts';
 import type { Endpoint, MultipartSpec } from './route.ts';
 
 /* What of the chat contract the browser needs: endpoints, limits, the message form's schema (zod/mini) and texts. */
@@ -39,7 +39,8 @@ export const ChatSendFieldsSchema = z.object({
 });
 
 export const ChatRenameBodySchema = z.object({
-  title: z.string({ error: 'Введите название' }).check(z.trim(), z.minLength(1, 'Введите название'), z.maxLength(CHAT_LIMITS.titleMaxLength, 'Не длиннее 100 символов')),
+  // Cleaned first (NUL out, lone surrogates as U+FFFD): a title that was nothing else is no title.
+  title: z.string({ error: 'Введите название' }).check(z.overwrite(toStorableText), z.trim(), z.minLength(1, 'Введите название'), z.maxLength(CHAT_LIMITS.titleMaxLength, 'Не длиннее 100 символов')),
 });
 
 export const chatPaths = {

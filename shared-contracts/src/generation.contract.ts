@@ -63,6 +63,9 @@ const IdParams = z.object({ id: IdSchema });
 /** What a Replicate webhook did: `finished` its run, or was `ignored` (not final, unknown prediction, run already ended, outputs left to polling). */
 export const ReplicateWebhookReplySchema = z.object({ result: z.enum(['finished', 'ignored']) });
 
+/** The query of a webhook's address: the run whose prediction it is and the token the service made for it. */
+export const ReplicateWebhookQuerySchema = z.object({ run: IdSchema, token: z.string().max(100) });
+
 export const generationRoutes = {
   start: defineRoute({
     ...generationPaths.start,
@@ -111,8 +114,9 @@ export const generationRoutes = {
     signed: true,
     raw: true,
     summary:
-      'Replicate prediction webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with REPLICATE_WEBHOOK_SECRET, 5 minutes of tolerance); the body is the prediction as JSON. A completed one finishes its run as polling would, once; `ignored`: not final, unknown or already finished',
+      'Replicate prediction webhooks at the address given with each prediction (`run` and its `token`; without a valid pair, the signature headers or the secret, 401 before the body is read; a body over 48 MB: 413) (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with REPLICATE_WEBHOOK_SECRET, 5 minutes of tolerance); the body is the prediction as JSON. A completed one finishes its run as polling would, once; `ignored`: not final, unknown, of another run or already finished',
     tags: ['generations'],
+    query: ReplicateWebhookQuerySchema,
     response: ReplicateWebhookReplySchema,
   }),
 } as const;

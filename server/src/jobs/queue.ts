@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
@@ -48,13 +49,22 @@ export class Jobs {
   async start(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
     this.ctx = ctx;
     await this.boss.start();
-    for (const job of this.definitions.values()) {
-      const { retries, retryDelaySeconds, backoff, expireInSeconds, policy } = job.options;
-      const queue = { name: job.name, policy, retryLimit: retries, retryDelay: retryDelaySeconds, retryBackoff: backoff, expireInSeconds };
-      await this.boss.createQueue(job.name, queue);
-      // createQueue keeps an existing queue as it was: options changed in code must reach it too.
-      await this.boss.updateQueue(job.name, queue);
-    }
+    // Processes starting at once would create the same queues at once, which deadlocks in
+    // pg-boss: one process at a time, under a session advisory lock held on one connection.
+    await ctx.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(hashtext('ns:jobs:create-queues'))`.execute(conn);
+      try {
+        for (const job of this.definitions.values()) {
+          const { retries, retryDelaySeconds, backoff, expireInSeconds, policy } = job.options;
+          const queue = { name: job.name, policy, retryLimit: retries, retryDelay: retryDelaySeconds, retryBackoff: backoff, expireInSeconds };
+          await this.boss.createQueue(job.name, queue);
+          // createQueue keeps an existing queue as it was: options changed in code must reach it too.
+          await this.boss.updateQueue(job.name, queue);
+        }
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext('ns:jobs:create-queues'))`.execute(conn);
+      }
+    });
     if (!opts.work) return;
     // After a job, its workers fetch again at once (woken) instead of sleeping the polling
     // interval: a backlog drains at the workers' pace, not one job per interval.

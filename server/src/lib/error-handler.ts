@@ -20,6 +20,24 @@ export function sendError(reply: FastifyReply, code: ErrorCode, text?: ErrorText
   return reply.code(ERROR_CODES[code].status).type('application/json; charset=utf-8').send(body);
 }
 
+/** Router-level failures, before any route or hook: a URL that does not decode, a parameter over `maxParamLength`. */
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_MAX_PARAM_LENGTH: 'NOT_FOUND',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
+};
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route runs gets the error
+ * envelope too (Fastify's default is a JSON of its own). Sent as text: no route's serializer is
+ * set up for such a request.
+ */
+export function frameworkErrorReply(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const code = FRAMEWORK_CODES[error.code] ?? 'BAD_REQUEST';
+  const body: ErrorEnvelope = { status: 'error', text: ERROR_CODES[code].message, code };
+  void reply.code(ERROR_CODES[code].status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
 /** One error handler: the seed's envelope for every failure; 5xx details stay in the log. */
 export function installErrorHandler(app: FastifyInstance, renderPageError: (req: FastifyRequest, reply: FastifyReply, status: number) => FastifyReply): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {

@@ -50,6 +50,8 @@ async function readLimited(stream: AsyncIterable<Buffer> & { truncated?: boolean
   return Buffer.concat(chunks, size);
 }
 
+const BAD_BOUNDARY = 'Некорректные данные формы: в заголовке Content-Type нет границы частей (boundary)';
+
 /** Errors of the multipart parser (busboy through @fastify/multipart) as Russian replies; anything else stays what it is. */
 function parserError(err: unknown, spec: MultipartSpec): unknown {
   if (err instanceof AppError) return err;
@@ -69,6 +71,8 @@ function parserError(err: unknown, spec: MultipartSpec): unknown {
     case 'ERR_STREAM_PREMATURE_CLOSE':
       return new AppError('UPLOAD_INCOMPLETE');
   }
+  // A content type busboy cannot split into parts: no boundary, an empty or an overlong one.
+  if (err instanceof Error && /boundary not found|needle cannot|unsupported content-type|missing content-type/i.test(err.message)) return new AppError('BAD_REQUEST', BAD_BOUNDARY);
   // A body that ends before its closing boundary: the client went away or the upload broke.
   if (err instanceof Error && /unexpected end of (form|multipart)|part terminated early|aborted/i.test(err.message)) return new AppError('UPLOAD_INCOMPLETE');
   return err;

@@ -11,6 +11,20 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 /**
+ * Whether a webhook's signature headers could be valid before its body is read: `webhook-id`,
+ * `webhook-timestamp` (Unix seconds within {@link WEBHOOK_TOLERANCE_SECONDS} of `nowMs`) and
+ * `webhook-signature` are there. Cheap, so a forgery without them is refused before its body is
+ * read; the signature itself is checked over the body by {@link verifyReplicateWebhook}.
+ */
+export function hasWebhookSignatureHeaders(headers: WebhookHeaders, nowMs = Date.now()): boolean {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(nowMs / 1000 - Number(timestamp)) <= WEBHOOK_TOLERANCE_SECONDS;
+}
+
+/**
  * Verifies a webhook signed the way Replicate (and the Standard Webhooks scheme) signs:
  * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries over
  * `${webhook-id}.${webhook-timestamp}.${raw body}`, keyed with the base64-decoded part of the
@@ -21,8 +35,7 @@ export function verifyReplicateWebhook(headers: WebhookHeaders, rawBody: Buffer 
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
-  if (Math.abs(nowMs / 1000 - Number(timestamp)) > WEBHOOK_TOLERANCE_SECONDS) return false;
+  if (!id || !timestamp || !signatures || !hasWebhookSignatureHeaders(headers, nowMs)) return false;
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   if (key.length === 0) return false;
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;

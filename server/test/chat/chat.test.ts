@@ -589,6 +589,6 @@ describe('text the database must be able to store', () => {
 
     const huge = await send(user, messageParts({ ai_models_id: 3_000_000_000, message: 'Привет' }));
     expect(huge.statusCode).toBe(400);
-    expect(huge.data.text).toEqual({ ai_models_id: ['Эта модель недоступна. Выберите другую'] });
+    expect(huge.data.text).toEqual({ ai_models_id: ['Неверный идентификатор'] });
   });
 });

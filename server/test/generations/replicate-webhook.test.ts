@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Generation } from '@app/contracts';
 import { completeRun, connectionOf, predictionOutcome } from '../../src/features/generations/generations.job.ts';
 import { runOf } from '../../src/features/generations/generations.queries.ts';
+import { webhookToken } from '../../src/features/generations/replicate-webhook-url.ts';
 import { parsePrediction } from '../../src/providers/replicate.provider.ts';
 import { FakeReplicate, fakeProviderEnv } from '../support/ai-fakes.ts';
 import { createTestApp, finishedRun, jobEnded, productOn, runEffects, runStatus, startRun, until, userWithTokens, type TestApp, type TestUser } from '../support/index.ts';
@@ -59,14 +60,18 @@ function signedHeaders(body: string, opts: { secret?: string; timestamp?: number
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': FakeReplicate.sign(opts.secret ?? fake.webhookSecret, id, timestamp, body) };
 }
 
-const sendWebhook = (body: string, headers: Record<string, string>) => t.app.inject({ method: 'POST', url: WEBHOOK_PATH, payload: body, headers: { 'content-type': 'application/json', ...headers } });
+/** The address run `gid`'s prediction was given: the route with the run and its token. */
+const webhookAddress = (gid: number) => `${WEBHOOK_PATH}?run=${String(gid)}&token=${webhookToken(t.ctx.secrets.appSecret, gid)}`;
+
+const sendWebhook = (gid: number, body: string, headers: Record<string, string>) =>
+  t.app.inject({ method: 'POST', url: webhookAddress(gid), payload: body, headers: { 'content-type': 'application/json', ...headers } });
 
 const downloads = (id: string) => fake.server.requests.filter((r) => r.path === `/files/${id}/output.mp4`).length;
 
 /** Ends the run with its correctly signed completed webhook, and waits until its job stops polling. */
 async function endBySignedWebhook(gid: number, id: string) {
   const body = ended(id);
-  expect((await sendWebhook(body, signedHeaders(body))).json()).toEqual({ result: 'finished' });
+  expect((await sendWebhook(gid, body, signedHeaders(body))).json()).toEqual({ result: 'finished' });
   await jobEnded(t.db, gid);
 }
 
@@ -83,10 +88,10 @@ describe('a signed webhook ends the run', () => {
   it('the prediction is created with the webhook; its completed webhook stores the output and settles once, and the poller then stops without storing again', async () => {
     const { user, gid, id } = await runningPrediction();
     const create = fake.server.requests.find((r) => r.method === 'POST' && r.path === '/v1/models/acme/clip-maker/predictions' && (r.json as { input: { prompt: string } }).input.prompt === 'Море ночью');
-    expect(create?.json).toMatchObject({ webhook: `${t.baseUrl}${WEBHOOK_PATH}`, webhook_events_filter: ['completed'] });
+    expect(create?.json).toMatchObject({ webhook: `${t.baseUrl}${webhookAddress(gid)}`, webhook_events_filter: ['completed'] });
 
     const body = ended(id);
-    const res = await sendWebhook(body, signedHeaders(body));
+    const res = await sendWebhook(gid, body, signedHeaders(body));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ result: 'finished' });
     expect((await runStatus(t.app, user, gid)).status).toBe('succeeded');
@@ -115,7 +120,7 @@ describe('a signed webhook ends the run', () => {
   it('a failed prediction’s webhook fails the run with why and gives its tokens back', async () => {
     const { user, gid, id } = await runningPrediction('Запрещённое');
     const body = ended(id, 'NSFW content detected');
-    const res = await sendWebhook(body, signedHeaders(body));
+    const res = await sendWebhook(gid, body, signedHeaders(body));
     expect(res.json()).toEqual({ result: 'finished' });
     await jobEnded(t.db, gid);
     const effects = await runEffects(t.app, t.db, user, gid);
@@ -132,9 +137,9 @@ describe('a signed webhook ends the run', () => {
     const { user, gid, id } = await runningPrediction();
     // Bodies carry the prediction's input, the user's picture as a data URL among it: far over the 1 MB other routes take.
     const stranger = JSON.stringify({ id: 'not-ours-123', status: 'succeeded', input: { image: `data:image/png;base64,${'A'.repeat(8 * 1024 * 1024)}` }, output: [`${fake.baseUrl}/files/not-ours-123/output.mp4`] });
-    expect((await sendWebhook(stranger, signedHeaders(stranger))).json()).toEqual({ result: 'ignored' });
+    expect((await sendWebhook(gid, stranger, signedHeaders(stranger))).json()).toEqual({ result: 'ignored' });
     const processing = JSON.stringify({ ...fake.predictions.get(id)?.json, status: 'processing' });
-    expect((await sendWebhook(processing, signedHeaders(processing))).json()).toEqual({ result: 'ignored' });
+    expect((await sendWebhook(gid, processing, signedHeaders(processing))).json()).toEqual({ result: 'ignored' });
     await expectUntouched(user, gid);
     await endBySignedWebhook(gid, id);
   });
@@ -152,12 +157,12 @@ describe('webhooks that are refused', () => {
       { ...signedHeaders(body), 'webhook-signature': 'v1,AAAA' },
     ];
     for (const headers of attempts) {
-      const res = await sendWebhook(body, headers);
+      const res = await sendWebhook(gid, body, headers);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ status: 'error', code: 'INVALID_SIGNATURE', text: 'Неверная подпись уведомления' });
     }
     // Signed over one body, sent with another.
-    expect((await sendWebhook(tampered, signedHeaders(body))).statusCode).toBe(401);
+    expect((await sendWebhook(gid, tampered, signedHeaders(body))).statusCode).toBe(401);
     await expectUntouched(user, gid);
     expect(downloads(id)).toBe(0);
     await endBySignedWebhook(gid, id);
@@ -166,14 +171,14 @@ describe('webhooks that are refused', () => {
   it('an old timestamp is refused; a delivery sent again changes nothing', async () => {
     const { user, gid, id } = await runningPrediction();
     const body = ended(id);
-    const old = await sendWebhook(body, signedHeaders(body, { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 }));
+    const old = await sendWebhook(gid, body, signedHeaders(body, { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 }));
     expect(old.statusCode).toBe(401);
     await expectUntouched(user, gid);
 
     const headers = signedHeaders(body);
-    expect((await sendWebhook(body, headers)).json()).toEqual({ result: 'finished' });
+    expect((await sendWebhook(gid, body, headers)).json()).toEqual({ result: 'finished' });
     const once = await runEffects(t.app, t.db, user, gid);
-    const again = await sendWebhook(body, headers);
+    const again = await sendWebhook(gid, body, headers);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ result: 'ignored' });
     await jobEnded(t.db, gid);
@@ -190,7 +195,7 @@ describe('webhooks that are refused', () => {
     const secret = t.config.replicate.webhookSecret;
     t.config.replicate.webhookSecret = undefined;
     try {
-      expect((await sendWebhook(body, signedHeaders(body))).statusCode).toBe(401);
+      expect((await sendWebhook(gid, body, signedHeaders(body))).statusCode).toBe(401);
     } finally {
       t.config.replicate.webhookSecret = secret;
     }
@@ -208,7 +213,7 @@ describe('the webhook and the poll racing', () => {
     const predictions = t.ctx.providers.predictions(connectionOf(run));
     // The poller's own ending (what it does once a poll sees the prediction succeeded) beside the webhook.
     const [webhook, polled] = await Promise.all([
-      sendWebhook(body, signedHeaders(body)),
+      sendWebhook(gid, body, signedHeaders(body)),
       predictionOutcome(predictions, parsePrediction(JSON.parse(body)), run.cost).then((outcome) => completeRun(t.ctx, run, outcome)),
     ]);
     expect(webhook.statusCode).toBe(200);

@@ -77,7 +77,7 @@ describe('GET /api/new/files/:id (local disk)', () => {
     const res = await get(text.id, { token: other.token });
     expect(res.statusCode).toBe(404);
     expect(res.data).toEqual(NOT_FOUND);
-    const missing = await get(9_007_199_254_740_991, { token: other.token });
+    const missing = await get(2_147_483_647, { token: other.token });
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toBe(res.body);
     expect(res.headers['content-disposition']).toBeUndefined();

@@ -7,3 +7,4 @@ export * from './http.ts';
 export * from './generations.ts';
 export * from './admin.ts';
 export * from './cluster.ts';
+export * from './raw-http.ts';

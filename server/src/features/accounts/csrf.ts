@@ -4,6 +4,8 @@ import { hmacSha256, randomToken, safeEqual } from '../../lib/crypto.ts';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
+/** A `_token` in the body is looked for only in a body this small (a plain form's); a larger one needs the header. */
+export const TOKEN_BODY_MAX_BYTES = 64 * 1024;
 
 /** A signed double-submit token: `<random>.<hmac>`. */
 export function issueCsrfCookie(reply: FastifyReply, secret: string, secure: boolean): string {
@@ -14,8 +16,8 @@ export function issueCsrfCookie(reply: FastifyReply, secret: string, secure: boo
 }
 
 /**
- * 419 unless the X-XSRF-TOKEN header (or, for plain HTML forms, a `_token` field) echoes a
- * validly signed XSRF-TOKEN cookie (Sanctum's rule).
+ * 419 unless the X-XSRF-TOKEN header (or, for plain HTML forms, a `_token` field of a body up to
+ * {@link TOKEN_BODY_MAX_BYTES}) echoes a validly signed XSRF-TOKEN cookie (Sanctum's rule).
  */
 export function verifyCsrf(req: FastifyRequest): void {
   const formToken = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)._token : undefined;

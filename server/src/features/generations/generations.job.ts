@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { GENERATION_TEXTS, generationRoutes } from '@app/contracts';
+import { GENERATION_TEXTS } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineJob, type JobRun } from '../../jobs/job.ts';
 import { firstChars, storable } from '../../lib/text.ts';
@@ -20,6 +20,7 @@ import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
+import { webhookUrl } from './replicate-webhook-url.ts';
 import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
@@ -66,9 +67,12 @@ export function connectionOf(run: Run): ConnectionRef {
   };
 }
 
-/** Where Replicate-protocol predictions are told to send their webhook: only with a signing secret (which needs `PUBLIC_URL`). */
-const webhookUrlFor = (ctx: AppContext, connection: ConnectionRef) =>
-  connection.protocol === 'replicate' && ctx.config.replicate.webhookSecret ? `${ctx.config.publicUrl}${generationRoutes.replicateWebhook.path}` : undefined;
+/**
+ * Where a Replicate-protocol prediction of run `runId` is told to send its webhook: only with a
+ * signing secret (which needs `PUBLIC_URL`); the address carries the run and its token.
+ */
+const webhookUrlFor = (ctx: AppContext, connection: ConnectionRef, runId: number) =>
+  connection.protocol === 'replicate' && ctx.config.replicate.webhookSecret ? webhookUrl(ctx, runId) : undefined;
 
 const pause = async (ms: number, signal: AbortSignal) => {
   try {
@@ -97,7 +101,7 @@ export async function predictionOutcome(predictions: PredictionProvider, predict
 async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRef, input: Record<string, unknown>, onProgress: (p: GenerationProgress) => void, signal: AbortSignal): Promise<Produced | null> {
   const predictions = ctx.providers.predictions(connection);
   const model = run.provider_model ?? '';
-  const webhookUrl = webhookUrlFor(ctx, connection);
+  const webhook = webhookUrlFor(ctx, connection, run.id);
   let prediction: Prediction | undefined;
   if (run.provider_ref) {
     try {
@@ -108,10 +112,10 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
     }
   }
   if (!prediction) {
-    prediction = await predictions.create({ model, input, ...(webhookUrl ? { webhookUrl } : {}), signal });
+    prediction = await predictions.create({ model, input, ...(webhook ? { webhookUrl: webhook } : {}), signal });
     await setProviderRef(ctx.db, run.id, prediction.id);
   }
-  const pollMs = webhookUrl ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
+  const pollMs = webhook ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
   while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
     await pause(pollMs, signal);
     if (!(await isRunning(ctx.db, run.id))) return null;

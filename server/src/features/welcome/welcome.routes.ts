@@ -80,7 +80,7 @@ export default async function welcomeRoutes(app: FastifyInstance): Promise<void>
     const start = typeof fields.start === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(fields.start) ? fields.start : '';
     const back = (query: string) => reply.redirect(`/sandbox/telegram?start=${start}&${query}`, 303);
     try {
-      authorize(req, { method: 'POST', path: '/sandbox/telegram', access: 'user', summary: '', tags: [], response: z.null() });
+      authorize(req, { access: 'user' });
       const viewer = req.viewer;
       if (!viewer) throw new AppError('UNAUTHENTICATED');
       const body = SandboxBotBodySchema.safeParse(fields);
