@@ -249,7 +249,9 @@ describe('every variant on the demo provider', () => {
     const user = await userWith(0, 5000);
     const page = await e2e.signedInPage(user);
     await openPage(page, e2e.url(`/ai-products/text_1/${String(await productId('Пост для соцсетей'))}`));
-    await expect.poll(() => page.locator('.gen-price__amount').textContent()).toMatch(/^до \d[\d\s]* слов/);
+    // Its most, rounded up and in the genitive after «до» («до 850 слов», never «до 844 слова»).
+    await expect.poll(() => page.locator('.gen-price__amount').textContent()).toMatch(/^до \d[\d\s]*0 слов$/);
+    const shownMax = Number((await page.locator('.gen-price__amount').textContent())?.replace(/\D/g, ''));
     await page.getByRole('textbox', { name: 'Тема' }).fill('Открытие кофейни у метро');
     await page.getByRole('button', { name: /^Создать/ }).click();
     expect(await finished(page)).toBe('Готово');
@@ -260,6 +262,7 @@ describe('every variant on the demo provider', () => {
     const { balance } = await walletState(e2e.t.db, user.id);
     const charged = Number((await runPanel(page).locator('.gen-run__cost').textContent())?.replace(/\D/g, ''));
     expect(charged).toBeGreaterThan(0);
+    expect(charged).toBeLessThanOrEqual(shownMax);
     expect(balance.words).toBe(5000 - charged);
   });
 
@@ -285,8 +288,11 @@ describe('too few tokens', () => {
     await openPage(page, e2e.url(`/ai-products/img/${String(await productId('Картинка по описанию'))}`));
     await page.getByRole('textbox', { name: 'Описание' }).fill('Маяк в тумане');
     await page.getByRole('button', { name: /^Создать/ }).click();
-    const screen = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Недостаточно токенов' }) });
+    const screen = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Недостаточно медиа токенов' }) });
     await screen.waitFor();
+    // The heading says it; the text goes on to the price and the balance, not «Недостаточно токенов» again.
+    expect(await screen.textContent()).toContain('Запуск стоит 1,0 медиа токена, на балансе 0,5 медиа токена.');
+    expect(await screen.textContent()).not.toContain('Недостаточно токенов');
     expect(await screen.getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     expect(await screen.getByRole('link', { name: 'Купить пакет' }).getAttribute('href')).toBe('/dashboard/user/payment#packages');
     await shot(page, 'too-few');

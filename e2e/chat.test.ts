@@ -125,11 +125,121 @@ describe('chat with the demo model', () => {
     await openPage(page, e2e.url('/chat'));
     await composer(page).fill('Привет');
     await composer(page).press('Enter');
-    const alert = page.getByRole('alert').filter({ hasText: 'Недостаточно слов' });
+    const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Недостаточно слов' }) });
     await alert.waitFor({ timeout: 15_000 });
+    // Said once: the text goes on to what an answer may cost («до» with the genitive), not «Недостаточно токенов» again.
+    expect(await alert.textContent()).not.toContain('Недостаточно токенов');
+    expect(await alert.textContent()).toMatch(/Ответ этой модели может стоить до [\d\s]+ (слов|слова), на балансе 0 слов\./);
     expect(await alert.getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     expect(await alert.getByRole('link', { name: 'Купить пакет слов' }).count()).toBe(1);
     expect(await e2e.t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     await shot(page, 'chat-too-few');
+  }, 60_000);
+});
+
+/** `n` chats of `user` with one exchange each, the last one the newest; `titles` cycle. */
+async function chatsOf(userId: number, titles: readonly string[], n: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const title = titles[i % titles.length] ?? 'Чат';
+    const at = new Date(Date.now() - (n - i) * 60_000);
+    const chat = await e2e.t.db.insertInto('chats').values({ user_id: userId, title, model_id: null, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+    await e2e.t.db
+      .insertInto('chat_messages')
+      .values([
+        { chat_id: chat.id, user_id: userId, role: 'user', text: title, model_id: null, model_name: null, param: null, status: 'done', words: 0, input_tokens: null, output_tokens: null, hold_id: null, error: null },
+        { chat_id: chat.id, user_id: userId, role: 'assistant', text: `Ответ на «${title}».`, model_id: null, model_name: MODEL, param: null, status: 'done', words: 21, input_tokens: 10, output_tokens: 11, hold_id: null, error: null },
+      ])
+      .execute();
+    ids.push(chat.id);
+  }
+  return ids;
+}
+
+/** Resolves after the browser has drawn twice: IntersectionObserver callbacks of what is on screen have run by then. */
+const drawn = (page: Page) => page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null))))');
+
+/**
+ * The composer's model select shows its whole choice (drawn as wide as it would be alone) and the
+ * price hint beside it is whole (wrapped, not cut), and nothing runs off the page.
+ */
+async function composerFits(page: Page): Promise<void> {
+  await page.getByRole('combobox', { name: 'Модель' }).waitFor();
+  const hint = page.getByText(/^до [\d\s]+ слов за ответ/);
+  expect(await hint.isVisible()).toBe(true);
+  const cuts = `(() => {
+    const select = document.querySelector('.chat-model__select select');
+    const drawnWidth = select.getBoundingClientRect().width;
+    select.style.maxWidth = 'none';
+    const natural = select.getBoundingClientRect().width;
+    select.style.maxWidth = '';
+    const price = document.querySelector('.chat-model__price');
+    return [natural - drawnWidth, price.scrollWidth - price.clientWidth, document.documentElement.scrollWidth - window.innerWidth];
+  })()`;
+  const [select, price, page_] = await page.evaluate<number[]>(cuts);
+  expect(select).toBeLessThanOrEqual(1);
+  expect(price).toBeLessThanOrEqual(0);
+  expect(page_).toBeLessThanOrEqual(0);
+}
+
+describe('the list of chats', () => {
+  it('at open reads only the first ten chats; more come when the list is scrolled; each row’s buttons carry its whole title; an older chat opened by its address shows its title', async () => {
+    const user = await newUser(e2e.t.db);
+    // Newest last; the oldest two are beyond the first ten read.
+    const titles = [
+      'Как выучить английский за год',
+      'Рецепт борща на четверых',
+      'План статьи о здоровом сне',
+      'Письмо клиенту о переносе сроков',
+      'Идеи подарка маме на юбилей',
+      'Что посмотреть в Казани за выходные',
+      'Привет',
+      'Программа тренировок',
+      'Привет',
+      'Объясни простыми словами, что такое инфляция',
+      'Объясни простыми словами, что такое блокчейн',
+      'Объясни простыми словами, как работает нейросеть',
+    ];
+    const ids = await chatsOf(user.id, titles, titles.length);
+    const page = await e2e.signedInPage(user);
+    const listReads: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/new\/chat\?page=\d+$/.test(request.url())) listReads.push(new URL(request.url()).searchParams.get('page') ?? '');
+    });
+    const sidebar = page.getByRole('navigation', { name: 'Чаты' });
+    const rows = sidebar.getByRole('listitem');
+
+    await openPage(page, e2e.url('/chat'));
+    await expect.poll(() => rows.count()).toBe(10);
+    await drawn(page);
+    // Ten chats do not fill the list: «Показать ещё» is in view, and nothing more is read until asked.
+    expect(listReads).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(await sidebar.getByRole('button', { name: 'Показать ещё' }).isVisible()).toBe(true);
+    await composerFits(page);
+    await shot(page, 'chat-list-1280');
+
+    // Delete and rename buttons of chats whose titles start alike are told apart by the whole title.
+    const deleteNames = await Promise.all((await sidebar.getByRole('button', { name: /^Удалить чат/ }).all()).map((b) => b.getAttribute('aria-label')));
+    expect(new Set(deleteNames).size).toBe(10);
+    expect(deleteNames).toContain('Удалить чат «Объясни простыми словами, что такое блокчейн»');
+    expect(deleteNames).toContain('Удалить чат «Привет» (2)');
+    expect(await sidebar.getByRole('button', { name: 'Объясни простыми сло…' }).count()).toBeGreaterThan(1);
+
+    // A shorter window: the list scrolls, and scrolled to its end it reads the rest.
+    await page.setViewportSize({ width: 1280, height: 480 });
+    await drawn(page);
+    expect(listReads).toHaveLength(10);
+    await sidebar.getByRole('button', { name: 'Показать ещё' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => rows.count()).toBe(12);
+    expect(listReads).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+
+    // The oldest chat, opened by its address on a phone, is not among the first ten read: its header still shows its title.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, e2e.url(`/chat?id=${String(ids[0])}`));
+    await page.getByRole('heading', { level: 1, name: 'Как выучить английск…' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1, name: 'Чат', exact: true }).count()).toBe(0);
+    // The composer fits the phone too.
+    await composerFits(page);
+    await shot(page, 'chat-older-390');
   }, 60_000);
 });

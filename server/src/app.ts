@@ -12,6 +12,8 @@ import { hostPages, renderErrorPage } from '@app/host-pages';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { frameworkErrorReply, installErrorHandler } from './lib/error-handler.ts';
+import { readableLogs } from './lib/logger.ts';
+import { RequestLines } from './lib/request-log.ts';
 import { enableMethodSpoofing } from './lib/routes.ts';
 import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
@@ -132,6 +134,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const loggerInstance: FastifyBaseLogger = ctx.log;
   const app: FastifyInstance = Fastify({
     loggerInstance,
+    // Outside production one readable line a request instead of Fastify's two objects.
+    ...(readableLogs(ctx.config.env) ? { logController: new RequestLines() } : {}),
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -1,10 +1,11 @@
-import pino from 'pino';
+import type pino from 'pino';
 import { loadConfig, type Config } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { createStorage } from './storage/create-storage.ts';
+import { createLogger } from './lib/logger.ts';
 import { resolveSecrets, type Secrets } from './lib/secrets.ts';
 
 export interface Runtime {
@@ -22,9 +23,8 @@ export interface Runtime {
  */
 export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}): Promise<Runtime> {
   const config = loadConfig();
-  // Readable lines for a person at a terminal; JSON lines everywhere else (containers, files).
-  const pretty = process.stdout.isTTY && config.env !== 'production';
-  const log = pino({ level: config.logLevel, ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}) });
+  // Readable lines in development (at a terminal or piped to a file); JSON lines in production.
+  const log = createLogger(config);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

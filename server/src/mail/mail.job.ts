@@ -1,5 +1,5 @@
 import { defineJob } from '../jobs/job.ts';
-import { MailMessageSchema } from './mailer.ts';
+import { MailMessageSchema, maskCodes } from './mailer.ts';
 
 /**
  * Outgoing mail is a job: enqueued with the data that caused it, retried if SMTP fails. Eight
@@ -12,7 +12,7 @@ export const mailJob = defineJob({
   // Only who it was for: the message carries codes and sign-in links.
   redact: (message) => {
     const { to, subject } = message as { to?: unknown; subject?: unknown };
-    return { to, subject: typeof subject === 'string' ? subject.replace(/\d{4,}/g, '••••••') : null };
+    return { to, subject: typeof subject === 'string' ? maskCodes(subject) : null };
   },
   run: (ctx, message) => ctx.mailer.send(message),
 });

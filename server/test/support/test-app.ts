@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createContext, startContext, stopContext, type AppContext } from '../../src/context.ts';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { resolveSecrets } from '../../src/lib/secrets.ts';
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Work on this app's database instead of a new one, as a second process of the same service does. */
   shareDatabaseWith?: TestApp;
+  /** The app's logger (a test that reads the log); silent by default. */
+  log?: Logger;
 }
 
 /** A copy of the migrated template database for one test file. */
@@ -76,7 +78,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.env,
   });
   const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });
-  const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: pino({ level: config.logLevel }) });
+  const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: opts.log ?? pino({ level: config.logLevel }) });
   const app = await buildApp(ctx);
   await opts.routes?.(app);
   await app.ready();

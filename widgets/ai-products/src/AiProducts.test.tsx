@@ -80,7 +80,8 @@ describe('the list', () => {
     const card = screen.getByRole('link', { name: /Картинка по описанию/ });
     expect(card.getAttribute('href')).toBe('/ai-products/img/1');
     expect(card.textContent).toContain('от 1,0 медиа токена');
-    expect(screen.getByRole('link', { name: /Пост для соцсетей/ }).textContent).toContain('до 844 слова');
+    // A text product's price is its most, rounded up (the bound is 844 words): «до» takes the genitive.
+    expect(screen.getByRole('link', { name: /Пост для соцсетей/ }).textContent).toContain('до 850 слов');
     expect(screen.getByRole('link', { name: 'История генераций' }).getAttribute('href')).toBe('/ai-history');
   });
 
@@ -177,8 +178,11 @@ describe('a product’s screen', () => {
     await user.type(await screen.findByRole('textbox', { name: 'Описание' }), 'Маяк');
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
     await screen.findByRole('heading', { name: 'В очереди' });
-    await events.emit({ event: 'done', data: run({ status: 'failed', refunded: true, error: 'Модель не ответила вовремя' }) });
-    expect((await screen.findByRole('alert')).textContent).toContain('Модель не ответила вовремя');
+    await events.emit({ event: 'done', data: run({ status: 'failed', refunded: true, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' }) });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Сервис генерации не ответил вовремя');
+    // The server's reason ends with the sentence about the tokens: it is said once.
+    expect(alert.textContent.match(/Токены возвращены на баланс/g)).toHaveLength(1);
     expect(screen.getByText('Токены возвращены на баланс')).toBeTruthy();
   });
 
@@ -187,12 +191,23 @@ describe('a product’s screen', () => {
     await user.type(await screen.findByRole('textbox', { name: 'Описание' }), 'Маяк');
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
     const panel = await screen.findByRole('alert');
-    expect(within(panel).getByRole('heading', { name: 'Недостаточно токенов' })).toBeTruthy();
+    expect(within(panel).getByRole('heading', { name: 'Недостаточно медиа токенов' })).toBeTruthy();
+    // The heading says it; the text does not repeat the server's «Недостаточно токенов».
+    expect(panel.textContent).not.toContain('Недостаточно токенов');
     expect(panel.textContent).toContain('Запуск стоит 1,0 медиа токена, на балансе 0,5 медиа токена');
     expect(within(panel).getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     expect(within(panel).getByRole('link', { name: 'Купить пакет' }).getAttribute('href')).toBe('/dashboard/user/payment#packages');
     await user.click(within(panel).getByRole('button', { name: 'Закрыть' }));
-    expect(screen.queryByRole('heading', { name: 'Недостаточно токенов' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Недостаточно медиа токенов' })).toBeNull();
+  });
+
+  it('too few words for a text product: the heading names the words, the text gives the most it may cost', async () => {
+    const { user } = setup('/ai-products/text_1/7', { start: () => Promise.reject(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов')), user: { ...USER, balances: { words: 120, media: 0 } } });
+    await user.type(await screen.findByRole('textbox', { name: 'Тема' }), 'Кофейня');
+    await user.click(screen.getByRole('button', { name: /^Создать/ }));
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByRole('heading', { name: 'Недостаточно слов' })).toBeTruthy();
+    expect(panel.textContent).toContain('Запуск стоит до 850 слов, на балансе 120 слов.');
   });
 
   it('the server’s limit of runs at once is shown as it says', async () => {
@@ -207,7 +222,8 @@ describe('a product’s screen', () => {
       start: () => Promise.reject(new ApiError(422, 'VALIDATION', { 'fields.topic': ['Не длиннее 200 символов'] })),
     });
     await screen.findByRole('heading', { name: 'Пост для соцсетей', level: 1 });
-    expect(screen.getByRole('button', { name: 'Создать · до 844 слова' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Создать · до 850 слов' })).toBeTruthy();
+    expect(screen.getByText(/^Это максимум: спишем по факту/)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
     expect(screen.getByText('Заполните поле «Тема»')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: 'Тема' }), 'Кофейня');

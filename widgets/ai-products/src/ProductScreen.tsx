@@ -298,6 +298,7 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
                 <span>{amountLabel(price.wallet, balance)}</span>
               </div>
             )}
+            {price.up_to && <p className="gen-price__note">{TEXTS.textPriceNote}</p>}
           </div>
           {failure && !tooFew && <Alert>{failure.message}</Alert>}
           <Button type="submit" block busy={starting} disabled={starting || (run !== null && isActive(run))}>
@@ -307,7 +308,7 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
         <div className="gen-screen__result" ref={resultRef}>
           {tooFew ? (
             <TooFewTokens
-              message={tooFew.message}
+              wallet={price.wallet}
               need={priceLabel(price)}
               have={balance === null ? null : amountLabel(price.wallet, balance)}
               plansUrl={links.plansUrl}

@@ -31,7 +31,12 @@ export const VideoReady: Story = {
 };
 export const TextReady: Story = { args: { run: TEXT_DONE } };
 export const FailedRefunded: Story = { args: { run: FAILED } };
+/** The server's reason carries the sentence about the tokens: the panel says it once, on its own line. */
+export const FailedTimeout: Story = { args: { run: run({ status: 'failed', refunded: true, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' }) } };
 export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
 export const TooFew: Story = {
-  render: () => <TooFewTokens message="Недостаточно токенов" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
+  render: () => <TooFewTokens wallet="media" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
+};
+export const TooFewWords: Story = {
+  render: () => <TooFewTokens wallet="words" need="до 850 слов" have="120 слов" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
 };

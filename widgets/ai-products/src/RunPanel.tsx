@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import type { Generation } from '@app/contracts/generation';
+import { GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
 import { Button, MediaIcon, WordsIcon } from '@app/kit';
-import { TEXTS, amountLabel, isActive, statusLabel } from './texts.ts';
+import { TEXTS, amountLabel, failureReason, isActive, statusLabel } from './texts.ts';
 
 export interface RunPanelProps {
   run: Generation;
@@ -88,8 +88,8 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
       )}
       {(run.status === 'failed' || run.status === 'cancelled') && (
         <div className="gen-run__failure" role={run.status === 'failed' ? 'alert' : undefined}>
-          {run.status === 'failed' && <p className="gen-run__reason">{run.error ?? 'Не удалось выполнить генерацию'}</p>}
-          {run.refunded && <p className="gen-run__refund">{TEXTS.refunded}</p>}
+          {run.status === 'failed' && <p className="gen-run__reason">{failureReason(run.error)}</p>}
+          {run.refunded && <p className="gen-run__refund">{GENERATION_TEXTS.refunded}</p>}
         </div>
       )}
       {!active && (
@@ -108,7 +108,8 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
 }
 
 export interface TooFewTokensProps {
-  message: string;
+  /** The wallet that is short: the heading names it. */
+  wallet: 'words' | 'media';
   need: string;
   have: string | null;
   plansUrl: string;
@@ -116,17 +117,21 @@ export interface TooFewTokensProps {
   onDismiss: () => void;
 }
 
-/** The too-few-tokens screen: what the run costs, what is on the balance, and where to get more. */
-export function TooFewTokens({ message, need, have, plansUrl, packagesUrl, onDismiss }: TooFewTokensProps) {
+/**
+ * The too-few-tokens screen (a 402): the heading says which tokens are short, the text what the
+ * run costs and what is on the balance (the server's «Недостаточно токенов» would only repeat the
+ * heading), then where to get more.
+ */
+export function TooFewTokens({ wallet, need, have, plansUrl, packagesUrl, onDismiss }: TooFewTokensProps) {
   const titleId = useId();
   return (
     <section className="gen-toofew" role="alert" aria-labelledby={titleId}>
       <div className="gen-toofew__icon" aria-hidden="true">
-        <MediaIcon title="" />
+        {wallet === 'media' ? <MediaIcon title="" /> : <WordsIcon title="" />}
       </div>
-      <h2 id={titleId}>{TEXTS.tooFewTitle}</h2>
+      <h2 id={titleId}>{wallet === 'media' ? TEXTS.tooFewMedia : TEXTS.tooFewWords}</h2>
       <p>
-        {message}. Запуск стоит {need}
+        Запуск стоит {need}
         {have !== null && <>, на балансе {have}</>}. {TEXTS.tooFewText}
       </p>
       <div className="gen-toofew__actions">

@@ -1,4 +1,5 @@
-import { formatWords, mediaTokens, plural } from '@app/kit';
+import { mediaTokens, roundUpFigure, upTo, wordsAmount } from '@app/kit';
+import { GENERATION_TEXTS } from '@app/contracts/generation';
 import type { Generation, ProductPrice, ProductVariant } from '@app/contracts/generation';
 
 export const TEXTS = {
@@ -20,6 +21,7 @@ export const TEXTS = {
   style: 'Стиль примера',
   param: 'Параметры',
   price: 'Стоимость',
+  textPriceNote: 'Это максимум: спишем по факту — за ваш запрос и ответ модели, обычно меньше. Длинный текст в полях поднимает максимум.',
   balance: 'На балансе',
   run: 'Создать',
   running: 'Запускаем…',
@@ -34,9 +36,9 @@ export const TEXTS = {
   done: 'Готово',
   failed: 'Ошибка',
   cancelled: 'Отменено',
-  refunded: 'Токены возвращены на баланс',
   resultHint: 'Результат появится здесь. Генерация продолжится, даже если закрыть страницу, — он будет в истории.',
-  tooFewTitle: 'Недостаточно токенов',
+  tooFewWords: 'Недостаточно слов',
+  tooFewMedia: 'Недостаточно медиа токенов',
   tooFewText: 'Пополните баланс: оформите подписку или купите пакет токенов.',
   plans: 'Выбрать тариф',
   packages: 'Купить пакет',
@@ -66,15 +68,29 @@ export const IMAGE_LABELS: Partial<Record<ProductVariant, string>> = {
   video: 'Картинка для первого кадра (необязательно)',
 };
 
-export const wordsLabel = (n: number) => `${formatWords(n)} ${plural(n, ['слово', 'слова', 'слов'])}`;
-
 /** An amount of a wallet: «2,5 медиа токена» or «120 слов». */
 export function amountLabel(wallet: 'words' | 'media', amount: number): string {
-  return wallet === 'media' ? mediaTokens(amount) : wordsLabel(amount);
+  return wallet === 'media' ? mediaTokens(amount) : wordsAmount(amount);
 }
 
-/** A price as the screen shows it: «1,0 медиа токена», or «до 800 слов» for what is charged by use. */
-export const priceLabel = (price: ProductPrice) => `${price.up_to ? 'до ' : ''}${amountLabel(price.wallet, price.amount)}`;
+/**
+ * A price as the screen shows it: «1,0 медиа токена», or for a text product, charged by use,
+ * its most: the server's bound (the bare template's worst case plus the model's answer limit,
+ * e.g. 844) rounded up to two digits, «до 850 слов», so it reads as the ceiling it is rather
+ * than an exact price. The run holds the bound of the prompt it really sends (with the fields)
+ * and is charged what the model counted.
+ */
+export const priceLabel = (price: ProductPrice) => (price.up_to ? upTo(price.wallet, roundUpFigure(price.amount)) : amountLabel(price.wallet, price.amount));
+
+/**
+ * Why a run failed, without the sentence about its tokens, which the panel says on a line of its
+ * own when they came back: «Не удалось выполнить генерацию. Токены возвращены на баланс» →
+ * «Не удалось выполнить генерацию».
+ */
+export function failureReason(error: string | null): string {
+  const reason = (error ?? '').replace(new RegExp(`[.\\s]*${GENERATION_TEXTS.refunded}[.\\s]*$`), '').trim();
+  return reason || GENERATION_TEXTS.failed;
+}
 
 /** A run's status in a few words. */
 export function statusLabel(run: Pick<Generation, 'status' | 'progress'>): string {

@@ -80,6 +80,20 @@ export const ListFailed: Story = { args: { list: { status: 'error', message: 'О
 export const ManyChats: Story = { args: { list: ready(manyChats(40), true), currentId: 97 } };
 export const LoadingMoreChats: Story = { args: { list: { ...ready(manyChats(20), true), loadingMore: true }, currentId: 97 } };
 export const LongTitles: Story = { args: { list: ready([{ id: 1, text: 'Очень длинное название чата, которое не помещается в боковую панель', updated_at: '' }, ...CHATS]), currentId: 1 } };
+/** Chats whose titles start alike or are the same: each row's buttons are named by the whole title, the same ones numbered. */
+export const SameTitles: Story = {
+  args: {
+    list: ready([
+      { id: 3, text: 'Объясни простыми словами, как работает нейросеть', updated_at: '' },
+      { id: 2, text: 'Объясни простыми словами, что такое блокчейн', updated_at: '' },
+      { id: 1, text: 'Привет', updated_at: '' },
+      { id: 0, text: 'Привет', updated_at: '' },
+    ]),
+    currentId: 1,
+  },
+};
+/** A chat opened by its address, not among the chats read yet: titled by its first message. */
+export const OpenedBeyondTheList: Story = { args: { currentId: 7 } };
 export const ConversationLoading: Story = { args: { conversation: { status: 'loading' } } };
 export const ConversationFailed: Story = { args: { conversation: { status: 'error', message: 'Не найдено' } } };
 export const Sending: Story = {

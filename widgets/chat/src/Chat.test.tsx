@@ -126,6 +126,10 @@ describe('Chat: the composer', () => {
     expect(screen.getByText('до 3 000 слов за ответ')).toBeInTheDocument();
     await userEvent.selectOptions(select, 'Демо');
     expect(screen.getByText('до 500 слов за ответ · демо')).toBeInTheDocument();
+    await userEvent.selectOptions(select, 'GPT-4o · Точно');
+    // «до» takes the genitive: «до 12 000 слов», never «до … слова».
+    expect(screen.getByText('до 12 000 слов за ответ')).toBeInTheDocument();
+    await userEvent.selectOptions(select, 'Демо');
     await userEvent.type(input(), 'Привет{Enter}');
     expect(select).toBeDisabled();
     expect(first.stream.last().request.body).toEqual({ ai_models_id: 13, message: 'Привет' });
@@ -362,7 +366,9 @@ describe('Chat: failures (seed §8)', () => {
     await userEvent.type(input(), 'Напиши роман{Enter}');
     await stream.fail(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов'));
     const panel = await screen.findByRole('alert', { name: 'Недостаточно слов' });
-    expect(within(panel).getByText(/Недостаточно токенов/)).toHaveTextContent('Недостаточно токенов. Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов.');
+    // The heading says it once: the text does not repeat the server's «Недостаточно токенов».
+    expect(within(panel).getByText(/^Ответ этой модели/)).toHaveTextContent('Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов. Пополните баланс');
+    expect(panel).not.toHaveTextContent('Недостаточно токенов');
     expect(within(panel).getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', PLANS);
     expect(within(panel).getByRole('link', { name: 'Купить пакет слов' })).toHaveAttribute('href', PACKAGES);
     expect(input()).toHaveValue('Напиши роман');
@@ -463,6 +469,81 @@ describe('Chat: the list of chats', () => {
     expect(screen.queryByRole('button', { name: 'Показать ещё' })).not.toBeInTheDocument();
   });
 
+  it('opening the chat loads only its first ten pages; the next ten come when the list is scrolled to its end', async () => {
+    const all = Array.from({ length: 12 }, (_, i): ChatListItem => ({ id: 100 - i, text: `Чат ${String(i + 1)}`, updated_at: '2025-05-20T12:00:00Z' }));
+    const observers: { callback: IntersectionObserverCallback; root: Element | null; target: Element | null }[] = [];
+    class FakeObserver {
+      readonly entry: (typeof observers)[number];
+      constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+        this.entry = { callback, root: (options?.root as Element | null | undefined) ?? null, target: null };
+        observers.push(this.entry);
+      }
+      observe(target: Element) {
+        this.entry.target = target;
+      }
+      disconnect() {
+        observers.splice(observers.indexOf(this.entry), 1);
+      }
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    try {
+      const { api } = fakeApi({ list: (page) => ({ data: all[page - 1] ? [all[page - 1] as ChatListItem] : [], last_page: all.length }) });
+      renderChat(api);
+      await screen.findByRole('button', { name: 'Чат 10' });
+      await waitFor(() => expect(observers).toHaveLength(1));
+      const [observer] = observers;
+      const { root, target, callback } = observer ?? {};
+      if (!root || !target || !callback) throw new Error('the «Показать ещё» button is not observed within the list');
+      const seen = () =>
+        act(async () => {
+          callback([{ isIntersecting: true, target } as unknown as IntersectionObserverEntry], {} as IntersectionObserver);
+          await Promise.resolve();
+        });
+      // The first ten do not fill the list: the button is in view unscrolled, and nothing more is read.
+      await seen();
+      expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(screen.queryByRole('button', { name: 'Чат 11' })).not.toBeInTheDocument();
+      // Scrolled to its end: the next pages are read.
+      root.scrollTop = 120;
+      await seen();
+      await screen.findByRole('button', { name: 'Чат 12' });
+      expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(screen.queryByRole('button', { name: 'Показать ещё' })).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('each chat’s rename and delete buttons are named by its whole title; chats of the same title are numbered', async () => {
+    const chats: ChatListItem[] = [
+      { id: 3, text: 'Объясни простыми словами, как работает нейросеть', updated_at: '2025-05-20T12:00:00Z' },
+      { id: 2, text: 'Объясни простыми словами, что такое блокчейн', updated_at: '2025-05-20T11:00:00Z' },
+      { id: 1, text: 'Привет', updated_at: '2025-05-20T10:00:00Z' },
+      { id: 0, text: 'Привет', updated_at: '2025-05-20T09:00:00Z' },
+    ];
+    const { api } = fakeApi({ list: (page) => ({ data: chats[page - 1] ? [chats[page - 1] as ChatListItem] : [], last_page: chats.length }) });
+    renderChat(api);
+    await screen.findByRole('button', { name: 'Удалить чат «Привет» (2)' });
+    const names = (prefix: string) => screen.getAllByRole('button', { name: new RegExp(`^${prefix} `) }).map((b) => b.getAttribute('aria-label'));
+    expect(names('Удалить чат')).toEqual([
+      'Удалить чат «Объясни простыми словами, как работает нейросеть»',
+      'Удалить чат «Объясни простыми словами, что такое блокчейн»',
+      'Удалить чат «Привет» (1)',
+      'Удалить чат «Привет» (2)',
+    ]);
+    expect(new Set(names('Переименовать чат')).size).toBe(4);
+    // The rows themselves show the titles cut once, at 20 characters.
+    expect(screen.getAllByRole('button', { name: 'Объясни простыми сло…' })).toHaveLength(2);
+  });
+
+  it('a chat opened by its address that is not among the chats read yet is titled by its first message, not «Чат»', async () => {
+    const { api } = fakeApi({ messages: () => HISTORY });
+    window.history.replaceState(null, '', '/chat?id=7');
+    renderChat(api);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Составь план статьи…' })).toHaveAttribute('title', 'Составь план статьи о здоровом сне и пример SQL-запроса для отчёта');
+    expect(screen.queryByRole('heading', { level: 1, name: 'Чат' })).not.toBeInTheDocument();
+  });
+
   it('renames a chat in a dialog checked by the contract’s schema', async () => {
     const { api } = fakeApi();
     renderChat(api);
@@ -501,7 +582,7 @@ describe('Chat: the list of chats', () => {
     });
     window.history.replaceState(null, '', '/chat?id=41');
     renderChat(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Удалить чат «План статьи о здоров…»' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Удалить чат «План статьи о здоровом сне для блога клиники»' }));
     const dialog = await screen.findByRole('dialog', { name: 'Удалить чат?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
-import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords, preloadDialogKit } from '@app/kit';
-import { cutTitle, wordsLabel, type ModelChoice } from './chat-utils.ts';
+import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords, preloadDialogKit, upTo, wordsAmount } from '@app/kit';
+import { cutTitle, type ModelChoice } from './chat-utils.ts';
 import { Markdown } from './Markdown.tsx';
 import { DeleteDialog, RenameDialog } from './dialogs.tsx';
 import { EXAMPLES, TEXTS } from './texts.ts';
@@ -90,30 +90,60 @@ function TrashIcon() {
   );
 }
 
-/** Loads the next chunk when the «Показать ещё» button scrolls into view (the button works without it). */
-function useLoadWhenVisible(enabled: boolean, onVisible: () => void) {
-  const ref = useRef<HTMLDivElement>(null);
+/**
+ * Loads the next chunk when the user scrolls the list down to the «Показать ещё» button (an
+ * IntersectionObserver on it within the list). Never at open: when the first chunk does not fill
+ * the list the button is in view unscrolled, and a click on it (or, without IntersectionObserver,
+ * the button alone) loads more.
+ */
+function useLoadOnScroll(enabled: boolean, onVisible: () => void) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const moreRef = useRef<HTMLDivElement>(null);
   const latest = useRef(onVisible);
   useEffect(() => {
     latest.current = onVisible;
   });
   useEffect(() => {
-    const el = ref.current;
-    if (!enabled || !el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) latest.current();
-    });
+    const root = listRef.current;
+    const el = moreRef.current;
+    if (!enabled || !root || !el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (root.scrollTop > 0 && entries.some((e) => e.isIntersecting)) latest.current();
+      },
+      { root },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [enabled]);
-  return ref;
+  return { listRef, moreRef };
+}
+
+/**
+ * The accessible names of a row's buttons: the chat's whole title («Удалить чат «План статьи о
+ * здоровом сне»»), so two chats whose titles start alike are told apart; chats with the very same
+ * title are numbered top down («… «Привет» (2)»).
+ */
+function rowNames(items: readonly ChatEntry[]): Map<number, string> {
+  const total = new Map<string, number>();
+  for (const chat of items) total.set(chat.text.trim(), (total.get(chat.text.trim()) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const names = new Map<number, string>();
+  for (const chat of items) {
+    const title = chat.text.trim();
+    const n = (seen.get(title) ?? 0) + 1;
+    seen.set(title, n);
+    names.set(chat.id, (total.get(title) ?? 0) > 1 ? `«${title}» (${String(n)})` : `«${title}»`);
+  }
+  return names;
 }
 
 
 function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onRetryList, onDialog, onClose }: Pick<ChatViewProps, 'list' | 'currentId' | 'onNewChat' | 'onOpenChat' | 'onLoadMore' | 'onRetryList' | 'onDialog'> & { open: boolean; onClose: () => void }) {
   const titleId = useId();
   const canLoad = list.status === 'ready' && list.hasMore && !list.loadingMore;
-  const moreRef = useLoadWhenVisible(canLoad, onLoadMore);
+  const { listRef, moreRef } = useLoadOnScroll(canLoad, onLoadMore);
+  const names = list.status === 'ready' ? rowNames(list.items) : new Map<number, string>();
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     // Opened over the conversation (a phone): the focus goes into the panel.
@@ -132,7 +162,7 @@ function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onR
       <Button block onClick={onNewChat} className="chat-sidebar__new">
         <PlusIcon /> {CHAT_TEXTS.newChat}
       </Button>
-      <div className="chat-sidebar__list">
+      <div className="chat-sidebar__list" ref={listRef}>
         {list.status === 'loading' && <Skeleton lines={5} />}
         {list.status === 'error' && <LoadError message={list.message} onRetry={onRetryList} />}
         {list.status === 'ready' && list.items.length === 0 && <p className="chat-sidebar__empty">{TEXTS.noChats}</p>}
@@ -141,16 +171,17 @@ function Sidebar({ list, currentId, open, onNewChat, onOpenChat, onLoadMore, onR
             {list.items.map((chat) => {
               const current = chat.id === currentId;
               const title = cutTitle(chat.text);
+              const name = names.get(chat.id) ?? `«${title}»`;
               return (
                 <li key={chat.id} className={`chat-list__item${current ? ' chat-list__item--current' : ''}`}>
                   <button type="button" className="chat-list__open" aria-current={current ? 'page' : undefined} title={chat.text} onClick={() => onOpenChat(chat.id)}>
                     {title}
                   </button>
                   <span className="chat-list__actions" onPointerEnter={preloadDialogKit} onFocus={preloadDialogKit}>
-                    <button type="button" className="chat-list__action" aria-label={`${TEXTS.renameChat} «${title}»`} title={TEXTS.rename} onClick={() => onDialog({ kind: 'rename', chat })}>
+                    <button type="button" className="chat-list__action" aria-label={`${TEXTS.renameChat} ${name}`} title={TEXTS.rename} onClick={() => onDialog({ kind: 'rename', chat })}>
                       <PencilIcon />
                     </button>
-                    <button type="button" className="chat-list__action chat-list__action--danger" aria-label={`${TEXTS.removeChat} «${title}»`} title={TEXTS.remove} onClick={() => onDialog({ kind: 'delete', chat })}>
+                    <button type="button" className="chat-list__action chat-list__action--danger" aria-label={`${TEXTS.removeChat} ${name}`} title={TEXTS.remove} onClick={() => onDialog({ kind: 'delete', chat })}>
                       <TrashIcon />
                     </button>
                   </span>
@@ -204,7 +235,7 @@ function MessageView({ message }: { message: ShownMessage }) {
         {!mine && (message.status === 'done' || message.status === 'stopped') && (
           <p className="chat-msg__meta">
             {message.status === 'stopped' && <span className="chat-badge">{TEXTS.stopped}</span>}
-            {message.words > 0 && <span>Списано {wordsLabel(message.words, formatWords)}</span>}
+            {message.words > 0 && <span>Списано {wordsAmount(message.words)}</span>}
           </p>
         )}
       </article>
@@ -212,7 +243,8 @@ function MessageView({ message }: { message: ShownMessage }) {
   );
 }
 
-function TooFewWords({ message, plansUrl, packagesUrl, balance, price, onDismiss }: { message: string; plansUrl: string; packagesUrl: string; balance: number | null; price: number | null; onDismiss: () => void }) {
+/** A 402: the heading says it (the server's «Недостаточно токенов» would only repeat it); the text says what an answer may cost and what is on the balance. */
+function TooFewWords({ plansUrl, packagesUrl, balance, price, onDismiss }: { plansUrl: string; packagesUrl: string; balance: number | null; price: number | null; onDismiss: () => void }) {
   const titleId = useId();
   return (
     <section className="chat-toofew" role="alert" aria-labelledby={titleId}>
@@ -222,8 +254,8 @@ function TooFewWords({ message, plansUrl, packagesUrl, balance, price, onDismiss
       <div className="chat-toofew__body">
         <h3 id={titleId}>{TEXTS.tooFewTitle}</h3>
         <p>
-          {message}. {price !== null && <>Ответ этой модели может стоить до {wordsLabel(price, formatWords)}, </>}
-          {balance !== null && <>{price !== null ? 'на балансе' : 'На балансе'} {wordsLabel(balance, formatWords)}. </>}
+          {price !== null && <>Ответ этой модели может стоить {upTo('words', price)}{balance === null ? '. ' : ', '}</>}
+          {balance !== null && <>{price !== null ? 'на балансе' : 'На балансе'} {wordsAmount(balance)}. </>}
           {TEXTS.tooFewText}
         </p>
         <div className="chat-toofew__actions">
@@ -292,7 +324,7 @@ function groupByModel(choices: readonly ModelChoice[]): { modelId: number; name:
 /**
  * The model (and its parameter) of the next message: a native select (the phone's own picker),
  * each model with parameters a group of them. An option keeps the model's name («GPT-4o · Точно»):
- * the closed select shows only the chosen option.
+ * the closed select shows only the chosen option, whole (it takes a row of its own on a phone).
  */
 function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState; onChoice: (key: string) => void; disabled: boolean }) {
   const selectId = useId();
@@ -331,12 +363,19 @@ function ModelPicker({ composer, onChoice, disabled }: { composer: ComposerState
           )}
         </select>
       </span>
-      {selected && (
-        <span className="chat-model__price">
-          до {wordsLabel(selected.model.max_words, formatWords)} за ответ{selected.model.provider === 'Демо' ? ' · демо' : ''}
-        </span>
-      )}
     </div>
+  );
+}
+
+/** What an answer of the chosen model may cost: «до 1 024 слов за ответ» (beside the select; under it, with the balance, on a phone). */
+function PriceHint({ composer }: { composer: ComposerState }) {
+  if (composer.choices.status !== 'ready') return null;
+  const selected = composer.choices.data.find((c) => c.key === composer.choiceKey);
+  if (!selected) return null;
+  return (
+    <span className="chat-model__price">
+      {upTo('words', selected.model.max_words)} за ответ{selected.model.provider === 'Демо' ? ' · демо' : ''}
+    </span>
   );
 }
 
@@ -452,6 +491,7 @@ function Composer({ composer, focusToken, onText, onChoice, onFiles, onRemoveAtt
             <ClipIcon />
           </button>
           <ModelPicker composer={composer} onChoice={onChoice} disabled={busy} />
+          <PriceHint composer={composer} />
           <span className="chat-composer__spacer" />
           {composer.balance !== null && (
             <span className="chat-composer__balance" title="Баланс слов">
@@ -514,7 +554,11 @@ function ConversationView({ conversation, onRetry, onExample, footer }: { conver
 export function ChatView(props: ChatViewProps) {
   const { list, currentId, conversation, composer, dialog, sidebarOpen, onToggleSidebar } = props;
   const current = list.status === 'ready' ? list.items.find((c) => c.id === currentId) : undefined;
-  const heading = currentId === null ? CHAT_TEXTS.newChat : current ? cutTitle(current.text) : 'Чат';
+  // A chat beyond the chats read so far (opened by its address) is titled, as the server titles a
+  // new chat, by its first message until the list has it; «Чат» only while neither is read.
+  const firstAsked = conversation.status === 'ready' ? conversation.data.find((m) => m.role === 'user')?.text.trim() : undefined;
+  const fullTitle = current?.text ?? (firstAsked || undefined);
+  const heading = currentId === null ? CHAT_TEXTS.newChat : fullTitle ? cutTitle(fullTitle) : TEXTS.chat;
   const failure = composer.failure;
   const price = composer.choices.status === 'ready' ? (composer.choices.data.find((c) => c.key === composer.choiceKey)?.model.max_words ?? null) : null;
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -542,7 +586,7 @@ export function ChatView(props: ChatViewProps) {
             <button ref={toggleRef} type="button" className="chat-icon-btn chat-main__toggle" aria-label={TEXTS.openChats} aria-expanded={sidebarOpen} aria-controls="chat-sidebar" onClick={() => onToggleSidebar(!sidebarOpen)}>
               <ListIcon />
             </button>
-            <h1 className="chat-main__title" title={current?.text}>
+            <h1 className="chat-main__title" title={currentId === null ? undefined : fullTitle}>
               {heading}
             </h1>
             <button type="button" className="chat-icon-btn chat-main__new" aria-label={CHAT_TEXTS.newChat} onClick={props.onNewChat}>
@@ -553,7 +597,7 @@ export function ChatView(props: ChatViewProps) {
             conversation={conversation}
             onRetry={props.onRetryConversation}
             onExample={props.onText}
-            footer={failure?.kind === 'tooFewWords' && <TooFewWords message={failure.message} plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
+            footer={failure?.kind === 'tooFewWords' && <TooFewWords plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
           />
           <Composer composer={composer} focusToken={props.focusToken} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
           <p className="visually-hidden" aria-live="polite" role="status">

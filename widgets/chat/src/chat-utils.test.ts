@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, formatWords } from '@app/kit';
-import { cutTitle, imageProblem, modelChoices, sendFailure, wordsLabel } from './chat-utils.ts';
+import { ApiError } from '@app/kit';
+import { cutTitle, imageProblem, modelChoices, sendFailure } from './chat-utils.ts';
 import { MODELS } from './fixtures.ts';
 
 describe('cutTitle (seed §9)', () => {
@@ -11,16 +11,6 @@ describe('cutTitle (seed §9)', () => {
     expect(cutTitle('План статьи о здоровом сне')).toBe('План статьи о здоров…');
     // Characters, not UTF-16 units: an emoji counts once.
     expect(cutTitle('😀'.repeat(25))).toBe(`${'😀'.repeat(20)}…`);
-  });
-});
-
-describe('wordsLabel', () => {
-  it('uses the Russian plural forms', () => {
-    expect(wordsLabel(1, formatWords)).toBe('1 слово');
-    expect(wordsLabel(3, formatWords)).toBe('3 слова');
-    expect(wordsLabel(11, formatWords)).toBe('11 слов');
-    expect(wordsLabel(21, formatWords)).toBe('21 слово');
-    expect(wordsLabel(1234, formatWords).replace(/\s/g, ' ')).toBe('1 234 слова');
   });
 });
 

@@ -1,16 +1,11 @@
 import { CHAT_LIMITS, CHAT_TEXTS, UNKNOWN_ERROR_MESSAGE, type ChatModel } from '@app/contracts/browser';
-import { ApiError, plural } from '@app/kit';
-
-export const WORD_FORMS = ['слово', 'слова', 'слов'] as const;
+import { ApiError } from '@app/kit';
 
 /** Seed §9: a title longer than 20 characters is cut to 20 plus «…». */
 export function cutTitle(title: string, length: number = CHAT_LIMITS.titleLength): string {
   const chars = Array.from(title.trim());
   return chars.length > length ? `${chars.slice(0, length).join('').trimEnd()}…` : chars.join('');
 }
-
-/** «1 234 слова», with the Russian plural form of the number. */
-export const wordsLabel = (n: number, format: (n: number) => string) => `${format(n)} ${plural(n, WORD_FORMS)}`;
 
 /** One choice of the combined model-and-parameter select. */
 export interface ModelChoice {
@@ -76,6 +71,7 @@ export function firstIssues(issues: readonly { path: readonly PropertyKey[]; mes
 }
 
 /** What went wrong with a send, as the chat shows it (seed §8). */
+/** `tooFewWords` is a 402, shown as its panel (which says so itself; the message serves `callFailure`). */
 export type SendFailure = { kind: 'tooFewWords'; message: string } | { kind: 'fields'; fields: Record<string, string[]>; message: string | null } | { kind: 'message'; message: string };
 
 /**

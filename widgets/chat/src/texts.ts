@@ -1,6 +1,7 @@
 /** What the chat says besides the contract's `CHAT_TEXTS`. */
 export const TEXTS = {
   chats: 'Чаты',
+  chat: 'Чат',
   showMore: 'Показать ещё',
   noChats: 'Здесь появятся ваши чаты',
   rename: 'Переименовать',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMedia, formatRub, formatWords, mediaTokens, plural, withMediaDecimals } from './format.ts';
+import { formatDate, formatMedia, formatRub, formatWords, genitive, mediaTokens, plural, roundUpFigure, upTo, withMediaDecimals, wordsAmount } from './format.ts';
 
 /** Intl separates thousands with a no-break space; compare as plain spaces. */
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -64,5 +64,53 @@ describe('media token amounts in words', () => {
     expect(withMediaDecimals('+50 медиа токенов')).toBe('+50,0 медиа токена');
     expect(plain(withMediaDecimals('1 000 медиа токенов'))).toBe('1 000,0 медиа токена');
     expect(withMediaDecimals('100 000 слов в месяц')).toBe('100 000 слов в месяц');
+  });
+});
+
+describe('amounts and bounds of a price', () => {
+  it('an amount of words agrees with its number', () => {
+    expect(wordsAmount(1)).toBe('1 слово');
+    expect(wordsAmount(3)).toBe('3 слова');
+    expect(wordsAmount(11)).toBe('11 слов');
+    expect(plain(wordsAmount(1024))).toBe('1 024 слова');
+    expect(plain(wordsAmount(10_000))).toBe('10 000 слов');
+  });
+
+  it('«до N» takes the genitive: singular after 1, 21, 31… (not 11), plural otherwise', () => {
+    const cases: [number, string][] = [
+      [1, 'до 1 слова'],
+      [2, 'до 2 слов'],
+      [4, 'до 4 слов'],
+      [5, 'до 5 слов'],
+      [11, 'до 11 слов'],
+      [21, 'до 21 слова'],
+      [22, 'до 22 слов'],
+      [111, 'до 111 слов'],
+      [841, 'до 841 слова'],
+      [844, 'до 844 слов'],
+      [1024, 'до 1 024 слов'],
+      [3000, 'до 3 000 слов'],
+    ];
+    for (const [n, text] of cases) expect(plain(upTo('words', n))).toBe(text);
+    expect(genitive(31, ['дня', 'дней'])).toBe('дня');
+    expect(genitive(12, ['дня', 'дней'])).toBe('дней');
+  });
+
+  it('«до N» of media tokens keeps the decimal and the genitive singular', () => {
+    expect(upTo('media', 1)).toBe('до 1,0 медиа токена');
+    expect(upTo('media', 2.5)).toBe('до 2,5 медиа токена');
+    expect(plain(upTo('media', 1500))).toBe('до 1 500,0 медиа токена');
+  });
+
+  it('a bound is rounded up to two significant digits, never down', () => {
+    expect(roundUpFigure(844)).toBe(850);
+    expect(roundUpFigure(841)).toBe(850);
+    expect(roundUpFigure(850)).toBe(850);
+    expect(roundUpFigure(1201)).toBe(1300);
+    expect(roundUpFigure(12_345)).toBe(13_000);
+    expect(roundUpFigure(95)).toBe(95);
+    expect(roundUpFigure(100)).toBe(100);
+    expect(roundUpFigure(101)).toBe(110);
+    for (let n = 1; n < 50_000; n += 7) expect(roundUpFigure(n)).toBeGreaterThanOrEqual(n);
   });
 });

@@ -31,3 +31,39 @@ export function plural(n: number, forms: readonly [string, string, string]): str
   if (last === 1) return forms[0];
   return forms[2];
 }
+
+/**
+ * The noun after «до» (and «от», «больше», «меньше»), which takes the genitive: singular after a
+ * number ending in 1 but not 11, plural otherwise. `genitive(21, ['слова', 'слов'])` → `слова`,
+ * `genitive(1024, ['слова', 'слов'])` → `слов`.
+ */
+export function genitive(n: number, forms: readonly [singular: string, plural: string]): string {
+  const abs = Math.abs(n) % 100;
+  return abs % 10 === 1 && abs !== 11 ? forms[0] : forms[1];
+}
+
+/** The forms of «слово» after a number: one, a few, many. */
+export const WORD_FORMS = ['слово', 'слова', 'слов'] as const;
+
+/** An amount of words: `1 слово`, `3 слова`, `1 024 слова`, `10 000 слов`. */
+export const wordsAmount = (n: number) => `${formatWords(n)} ${plural(n, WORD_FORMS)}`;
+
+/**
+ * The most a price may come to, as every screen writes it: `до 1 слова`, `до 21 слова`,
+ * `до 1 024 слов` (the genitive after «до»); media tokens keep their decimal and the genitive
+ * singular, `до 2,5 медиа токена`.
+ */
+export function upTo(wallet: 'words' | 'media', n: number): string {
+  return wallet === 'media' ? `до ${mediaTokens(n)}` : `до ${formatWords(n)} ${genitive(n, ['слова', 'слов'])}`;
+}
+
+/**
+ * A bound shown as a round figure: rounded up to two significant digits (`844` → `850`,
+ * `1 201` → `1 300`, `95` → `95`), so a worst case worked out to the word does not read as an
+ * exact price. Never less than `n`.
+ */
+export function roundUpFigure(n: number): number {
+  if (!Number.isFinite(n) || n <= 100) return Math.ceil(n);
+  const step = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.ceil(n / step) * step;
+}
