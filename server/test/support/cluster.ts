@@ -237,7 +237,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await Promise.all(rest.map(ready));
 
     fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, listen, [...processes.values()].flatMap((p) => (p.port === null ? [] : [p.port]))));
-    const nginx = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const nginx = spawn(fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
     const nginxErrors: string[] = [];
     nginx.stderr.on('data', (d: Buffer) => nginxErrors.push(d.toString()));
     cleanups.push(async () => {
