@@ -51,6 +51,8 @@ export interface Cluster {
   restart(name: string): Promise<void>;
   /** The last lines a process wrote. */
   tail(name: string, lines?: number): string;
+  /** nginx's error log so far. */
+  nginxErrors(): string;
   close(): Promise<void>;
 }
 
@@ -93,7 +95,7 @@ function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
   const site = fs
     .readFileSync(NGINX_TEMPLATE, 'utf8')
     .replaceAll('${NS_LISTEN}', `127.0.0.1:${String(listen)}`)
-    .replaceAll('${NS_UPSTREAMS}', upstreams.map((p) => `server 127.0.0.1:${String(p)} max_fails=1 fail_timeout=2s;`).join('\n    '));
+    .replaceAll('${NS_UPSTREAMS}', upstreams.map((p) => `server 127.0.0.1:${String(p)} max_fails=0;`).join('\n    '));
   fs.writeFileSync(path.join(dir, 'neurostudio.conf'), site);
   for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, temp), { recursive: true });
   return [
@@ -219,6 +221,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         await cluster.start(name);
       },
       tail: (name, lines = 40) => (processes.get(name)?.output ?? []).slice(-lines).join('\n'),
+      nginxErrors: () => (fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''),
       close,
     };
     cleanups.push(async () => {
