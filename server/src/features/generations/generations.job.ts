@@ -1,9 +1,9 @@
 import { buffer } from 'node:stream/consumers';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { GENERATION_TEXTS, generationRoutes } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineJob, type JobRun } from '../../jobs/job.ts';
+import { pause } from '../../lib/pause.ts';
 import { firstChars, storable } from '../../lib/text.ts';
 import type { ConnectionRef } from '../../providers/registry.ts';
 import {
@@ -70,12 +70,9 @@ export function connectionOf(run: Run): ConnectionRef {
 const webhookUrlFor = (ctx: AppContext, connection: ConnectionRef) =>
   connection.protocol === 'replicate' && ctx.config.replicate.webhookSecret ? `${ctx.config.publicUrl}${generationRoutes.replicateWebhook.path}` : undefined;
 
-const pause = async (ms: number, signal: AbortSignal) => {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch {
-    throw new ProviderError('timeout', 'generation: the job ran out of time');
-  }
+/** Waits between polls; the job's time running out (or its queue stopping) ends the wait as a timeout. */
+const waitToPoll = async (ms: number, signal: AbortSignal) => {
+  if (!(await pause(ms, signal))) throw new ProviderError('timeout', 'generation: the job ran out of time');
 };
 
 /**
@@ -113,7 +110,7 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
   }
   const pollMs = webhookUrl ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
   while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
-    await pause(pollMs, signal);
+    await waitToPoll(pollMs, signal);
     if (!(await isRunning(ctx.db, run.id))) return null;
     prediction = await predictions.get(prediction.id, { signal });
     if (prediction.progress !== undefined) onProgress({ step: Math.round(prediction.progress * 100), totalSteps: 100 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { generationRoutes } from '@app/contracts';
 import { AppError } from '../../lib/app-error.ts';
+import { pause } from '../../lib/pause.ts';
 import { mountRoute } from '../../lib/routes.ts';
 import { cancelGeneration, generationOf, history, startGeneration } from './generations.service.ts';
 import { findOwnGeneration } from './generations.queries.ts';
@@ -28,14 +29,7 @@ export default async function generationRoutesPlugin(app: FastifyInstance): Prom
         stream.send('done', await generationOf(ctx, viewer.id, params.id));
         return;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, EVENTS_POLL_MS);
-        stream.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
-      });
-      if (stream.signal.aborted) return;
+      if (!(await pause(EVENTS_POLL_MS, stream.signal))) return;
     }
   });
   mountRoute(app, generationRoutes.cancel, ({ viewer, params }) => cancelGeneration(ctx, viewer.id, params.id));
