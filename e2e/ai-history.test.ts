@@ -118,7 +118,7 @@ describe('the history of runs', () => {
     const saved = await download.path();
     const bytes = fs.readFileSync(saved);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(download.suggestedFilename()).toMatch(/^result-\d+-1/);
+    expect(download.suggestedFilename()).toBe(`Картинка по описанию ${String(sunset.id)}-1.png`);
     const direct = await page.request.get(e2e.url(`/api/new/files/${String(await fileIdOf(sunset.id))}?download=1`));
     expect(direct.status()).toBe(200);
     expect(direct.headers()['content-type']).toBe('image/png');

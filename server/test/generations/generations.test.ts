@@ -44,6 +44,9 @@ describe('starting a run and getting its result', () => {
     const file = await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${user.token}` } });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
+    // Downloaded, it is named after the product and the run, with the PNG's extension.
+    const download = await t.app.inject({ url: done.outputs[0]?.download_url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="________ __ ________ ${String(queued.id)}-1.png"; filename*=UTF-8''${encodeURIComponent(`Картинка по описанию ${String(queued.id)}-1.png`)}`);
     const stranger = await newUser(t.db);
     expect((await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${stranger.token}` } })).statusCode).toBe(404);
     expect((await call(t.app, { url: `/api/new/generations/${String(queued.id)}`, token: stranger.token })).statusCode).toBe(404);
@@ -110,6 +113,9 @@ describe('starting a run and getting its result', () => {
     const done = await finished(user, (res.data.json as Generation).id);
     expect(done.status).toBe('succeeded');
     expect(done.outputs[0]?.mime).toMatch(/^(video\/mp4|image\/webp)$/);
+    const download = await t.app.inject({ url: done.outputs[0]?.download_url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    const extension = done.outputs[0]?.mime === 'video/mp4' ? 'mp4' : 'webp';
+    expect(download.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(`Видео по описанию ${String(done.id)}-1.${extension}`)}`);
     expect((await walletState(t.db, user.id)).balance.media).toBe(60);
   }, 60_000);
 });

@@ -17,6 +17,7 @@ import {
   type PredictionProvider,
 } from '../../providers/types.ts';
 import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
+import { extensionFor } from '../files/file-names.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
@@ -184,17 +185,27 @@ const userError = (err: unknown) =>
 const detailOf = (err: unknown) => storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
 
 /**
+ * What an output is called when it is downloaded: the product, the run and the output's place,
+ * with its type's extension — «Картинка по описанию 3-1.png» (slashes of a product's name would
+ * read as folders; the rest is sanitised when the file is saved).
+ */
+export function resultFileName(productName: string, runId: number, position: number, mime: string): string {
+  const ext = extensionFor(mime);
+  return `${productName.replace(/[/\\]+/g, ' ').trim() || 'Результат'} ${String(runId)}-${String(position + 1)}${ext ? `.${ext}` : ''}`;
+}
+
+/**
  * Ends a running run as succeeded: its outputs stored and its hold settled at `produced.cost`, in
  * one transaction that first moves the run's row out of `running`, so of two paths finishing it
  * at once (a poll and a webhook) the second waits for the first's row lock, then finds it ended
  * and stores nothing. Answers whether this call ended it.
  */
-export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'>, produced: Produced): Promise<boolean> {
+export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'> & Partial<Pick<Run, 'product_name'>>, produced: Produced): Promise<boolean> {
   return storeFiles(ctx.db, ctx.storage, async (tx, save) => {
     const ended = await finishRun(tx, run.id, ['running'], { status: 'succeeded', cost: produced.cost, error: null, text: produced.text });
     if (!ended) return false;
     for (const [position, file] of produced.files.entries()) {
-      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: `result-${String(run.id)}-${String(position + 1)}` });
+      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: resultFileName(run.product_name ?? '', run.id, position, file.mime) });
       await tx.insertInto('generation_files').values({ generation_id: run.id, file_id: stored.id, role: 'output', position }).execute();
     }
     if (ended.hold_id !== null) await settleHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet }, produced.cost);

@@ -61,6 +61,7 @@ export const runOf = (db: Executor, id: number) =>
     .select([
       'g.id',
       'g.user_id',
+      'g.product_name',
       'g.variant',
       'g.status',
       'g.prompt',
