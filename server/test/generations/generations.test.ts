@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Generation } from '@app/contracts';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
+import { generationJob } from '../../src/features/generations/generations.job.ts';
 import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, finishedRun, newUser, parseEvents, startRun, userWithTokens, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, finishedRun, newAdmin, newUser, parseEvents, startRun, userWithTokens, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 
 /* Runs of catalogue products on the demo provider: start (hold + job in one transaction), progress to the result, costs, refusals, cancel, history. */
@@ -149,7 +150,33 @@ describe('refusals, failures and cancelling', () => {
     const product = await t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Сломанный продукт', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
     const res = await start(user, { product_id: product.id, prompt: 'Что-нибудь' });
     const done = await finished(user, (res.data.json as Generation).id);
-    expect(done).toMatchObject({ status: 'failed', refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', outputs: [] });
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.notConfigured}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.media).toBe(50);
+  });
+
+  it('a run whose connection was switched off after it was queued fails as not set up, its tokens back; admins read why', async () => {
+    const user = await userWith(5);
+    const demo = await t.db.insertInto('provider_connections').values({ name: 'Выключаемое демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow();
+    const model = await t.db.insertInto('ai_models').values({ name: 'Скоро выключат', kind: 'image', connection_id: demo.id, provider_model: 'demo', media_price_tenths: 10 }).returning('id').executeTakeFirstOrThrow();
+    const category = await t.db.selectFrom('ai_categories').select('id').executeTakeFirstOrThrow();
+    const product = await t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Продукт на выключенном', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
+    // Queued as the start stores it, switched off before a worker took it.
+    const row = await t.db
+      .insertInto('generations')
+      .values({ user_id: user.id, product_id: product.id, model_id: model.id, variant: 'img', product_name: 'Продукт на выключенном', model_name: 'Скоро выключат', prompt: 'Ждёт', wallet: 'media', cost: 10 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const hold = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 10, idempotencyKey: `generation:${String(row.id)}` });
+    await t.db.updateTable('generations').set({ hold_id: hold.id }).where('id', '=', row.id).execute();
+    await t.db.updateTable('provider_connections').set({ active: false }).where('id', '=', demo.id).execute();
+    await t.ctx.jobs.send(generationJob, { generationId: row.id });
+    const done = await finished(user, row.id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.notConfigured}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
+    const admin = await newAdmin(t.db);
+    const listed = (await call(t.app, { url: `/api/admin/generations?q=${encodeURIComponent('Продукт на выключенном')}`, token: admin.token })).data.json as { data: { error: string; error_detail: string }[] };
+    expect(listed.data[0]?.error_detail).toBe('connection Выключаемое демо is switched off');
     const state = await walletState(t.db, user.id);
     expect(state.balance).toEqual(state.sums);
     expect(state.balance.media).toBe(50);

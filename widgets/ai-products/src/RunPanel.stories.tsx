@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { FAILED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
+import { FAILED, REFUSED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
 import { RunPanel, TooFewTokens } from './RunPanel.tsx';
 
 const noop = () => undefined;
@@ -31,6 +31,8 @@ export const VideoReady: Story = {
 };
 export const TextReady: Story = { args: { run: TEXT_DONE } };
 export const FailedRefunded: Story = { args: { run: FAILED } };
+/** Refused by the provider's rules on content: why, and that nothing was charged. */
+export const FailedContentPolicy: Story = { args: { run: REFUSED } };
 export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
 export const TooFew: Story = {
   render: () => <TooFewTokens message="Недостаточно токенов" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,

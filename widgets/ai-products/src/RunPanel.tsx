@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { Generation } from '@app/contracts/generation';
 import { Button, MediaIcon, WordsIcon } from '@app/kit';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { TEXTS, amountLabel, isActive, statusLabel } from './texts.ts';
 
 export interface RunPanelProps {
@@ -73,7 +74,7 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
           ))}
           {run.text !== null && (
             <div className="gen-text">
-              <div className="gen-text__body">{run.text}</div>
+              <LazyMarkdown className="gen-text__body" text={run.text} />
               <Button
                 variant="secondary"
                 onClick={() => {

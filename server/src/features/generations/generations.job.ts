@@ -1,6 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
-import { GENERATION_TEXTS, generationRoutes } from '@app/contracts';
+import { generationRoutes } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineJob, type JobRun } from '../../jobs/job.ts';
 import { pause } from '../../lib/pause.ts';
@@ -21,6 +21,7 @@ import { extensionFor } from '../files/file-names.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
+import { failureText } from './generation-failure.ts';
 import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
@@ -55,7 +56,7 @@ const paramOf = (run: Run) => {
 
 /** The provider connection of a run's model; a run whose model or connection is gone cannot run. */
 export function connectionOf(run: Run): ConnectionRef {
-  if (!run.connection_id || !run.protocol || !run.provider_model) throw new ProviderError('bad_request', `generation ${String(run.id)}: its model is gone`);
+  if (!run.connection_id || !run.protocol || !run.provider_model) throw new ProviderError('bad_request', `generation ${String(run.id)}: its model is gone`, { misconfigured: true });
   return {
     id: run.connection_id,
     name: run.connection_name ?? '',
@@ -81,7 +82,9 @@ const waitToPoll = async (ms: number, signal: AbortSignal) => {
  * provider — a failure that is not retried. The poller and the webhook both end runs through this.
  */
 export async function predictionOutcome(predictions: PredictionProvider, prediction: Prediction, cost: number, signal?: AbortSignal): Promise<Produced> {
-  if (prediction.status !== 'succeeded') throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`);
+  if (prediction.status !== 'succeeded') {
+    throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`, prediction.error ? { providerMessage: prediction.error } : {});
+  }
   const files = [];
   for (const url of prediction.output) files.push(await predictions.download(url, { maxBytes: MAX_OUTPUT_BYTES, ...(signal ? { signal } : {}) }));
   return { files, text: null, cost };
@@ -121,6 +124,8 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
 
 async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<Produced | null> {
   const connection = connectionOf(run);
+  // Switched off after the run was queued: an admin stopped using it.
+  if (run.connection_active === false) throw new ProviderError('bad_request', `connection ${connection.name} is switched off`, { misconfigured: true });
   const model = run.provider_model ?? '';
   const param = chooseParam(readModelSetting(run.setting), paramOf(run)) ?? undefined;
   let last = 0;
@@ -178,11 +183,12 @@ async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<
   return { files: result.images, text: null, cost: run.cost };
 }
 
-/** A failure the user sees: why, in Russian, and that the tokens came back. */
-const userError = (err: unknown) =>
-  err instanceof ProviderError && err.kind === 'timeout' ? 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' : `${GENERATION_TEXTS.failed}. ${GENERATION_TEXTS.refunded}`;
-
-const detailOf = (err: unknown) => storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
+/** The provider's words for admins (and the log), with every provider key masked should a provider have echoed one. */
+const detailOf = (err: unknown, keys: Readonly<Record<string, string>> = {}) => {
+  let text = err instanceof Error ? err.message : String(err);
+  for (const key of Object.values(keys)) if (key.length >= 8) text = text.split(key).join('***');
+  return storable(firstChars(text, 2000));
+};
 
 /**
  * What an output is called when it is downloaded: the product, the run and the output's place,
@@ -213,11 +219,15 @@ export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_i
   });
 }
 
-/** Ends a run still queued or running as failed with why (Russian for the user, the provider's words for admins) and releases its hold. Answers whether this call ended it. */
+/**
+ * Ends a run still queued or running as failed with why — for the user in Russian by its cause
+ * (`generationFailure`), for admins the provider's own words — and releases its hold. Answers
+ * whether this call ended it.
+ */
 export async function failRun(ctx: AppContext, id: number, err: unknown): Promise<boolean> {
   ctx.log.warn({ err, generationId: id }, 'generation failed');
   return ctx.db.transaction().execute(async (tx) => {
-    const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: userError(err), errorDetail: detailOf(err) });
+    const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: failureText(err), errorDetail: detailOf(err, ctx.config.providerKeys) });
     if (ended?.hold_id != null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
     return ended !== undefined;
   });
@@ -246,7 +256,7 @@ export async function runGeneration(ctx: AppContext, id: number, job: JobRun): P
   } catch (err) {
     const retryable = (err instanceof ProviderError && err.retryable) || job.signal.aborted;
     if (retryable && job.attempt <= GENERATION_RETRIES) {
-      await noteAttemptError(ctx.db, id, detailOf(err));
+      await noteAttemptError(ctx.db, id, detailOf(err, ctx.config.providerKeys));
       throw err;
     }
     await failRun(ctx, id, err);
