@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
@@ -90,6 +91,27 @@ describe('starting a run and getting its result', () => {
     const res = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Кот' }, [png('image'), png('mask')]);
     expect(res.statusCode).toBe(200);
     expect((await finished(user, (res.data.json as Generation).id)).outputs).toHaveLength(1);
+  });
+
+  it('a mask run answers the size chosen and paid for: a 512×512 picture at «Квадрат 1024×1024» comes back 1024×1024', async () => {
+    const user = await userWith(5);
+    const picture = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    // Painted: the left half fully transparent.
+    const maskRaw = Buffer.alloc(512 * 512 * 4, 255);
+    for (let y = 0; y < 512; y += 1) for (let x = 0; x < 256; x += 1) maskRaw[(y * 512 + x) * 4 + 3] = 0;
+    const mask = await sharp(maskRaw, { raw: { width: 512, height: 512, channels: 4 } }).png().toBuffer();
+    const file = (name: 'image' | 'mask', data: Buffer): Part => ({ name, file: { filename: `${name}.png`, type: 'image/png', data } });
+    const res = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Луна', param: 'square' }, [file('image', picture), file('mask', mask)]);
+    expect(res.statusCode).toBe(200);
+    const done = await finished(user, (res.data.json as Generation).id);
+    expect(done.status).toBe('succeeded');
+    const output = await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    const { data, info } = await sharp(output.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([1024, 1024]);
+    // The unpainted right half is the picture's own colour, pixel for pixel; the painted half was repainted.
+    const at = (x: number, y: number) => [...data.subarray((y * 1024 + x) * info.channels, (y * 1024 + x) * info.channels + 3)];
+    for (const [x, y] of [[600, 10], [1023, 1023], [800, 512]] as const) expect(at(x, y)).toEqual([40, 120, 200]);
+    expect(at(100, 100)).not.toEqual([40, 120, 200]);
   });
 
   it('a text product answers text and is charged by the tokens used, at most what it held', async () => {

@@ -62,6 +62,8 @@ describe('image products on an OpenAI-compatible API', () => {
     expect(parts.find((p) => p.name === 'mask')).toMatchObject({ filename: 'mask.png', type: 'image/png', value: mask });
     expect(parts.find((p) => p.name === 'prompt')?.value).toBe('Кот в шляпе');
     expect(parts.find((p) => p.name === 'model')?.value).toBe('gpt-image-1');
+    // The size of the run's parameter (here the default) goes with the edit, so the answer has it.
+    expect(parts.find((p) => p.name === 'size')?.value.toString()).toBe('1024x1024');
     expect(requestsTo('/v1/images/edits')[0]?.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
 
     const effects = await runEffects(t.app, t.db, user, done.id);
