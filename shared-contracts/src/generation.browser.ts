@@ -64,3 +64,13 @@ export const GENERATION_TEXTS = {
   tooMany: 'Дождитесь окончания текущих генераций: одновременно можно запустить не больше 10',
   notCancellable: 'Генерация уже выполняется: отменить можно только ожидающую в очереди',
 } as const;
+
+/**
+ * Why a run failed, without the sentence about its tokens that the server adds (screens say that
+ * on a line of their own when they came back): «Модель сейчас недоступна: … Токены возвращены на
+ * баланс» → «Модель сейчас недоступна: …»; «Не удалось выполнить генерацию» when it says nothing.
+ */
+export function failureReason(error: string | null): string {
+  const reason = (error ?? '').replace(new RegExp(`[.\\s]*${GENERATION_TEXTS.refunded}[.\\s]*$`), '').trim();
+  return reason || GENERATION_TEXTS.failed;
+}

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Generation } from '@app/contracts/generation';
+import { failureReason, type Generation } from '@app/contracts/generation';
 import { Button, MediaIcon, WordsIcon } from '@app/kit';
 import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { TEXTS, amountLabel, isActive, statusLabel } from './texts.ts';
@@ -89,7 +89,7 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
       )}
       {(run.status === 'failed' || run.status === 'cancelled') && (
         <div className="gen-run__failure" role={run.status === 'failed' ? 'alert' : undefined}>
-          {run.status === 'failed' && <p className="gen-run__reason">{run.error ?? 'Не удалось выполнить генерацию'}</p>}
+          {run.status === 'failed' && <p className="gen-run__reason">{failureReason(run.error)}</p>}
           {run.refunded && <p className="gen-run__refund">{TEXTS.refunded}</p>}
         </div>
       )}

@@ -63,7 +63,7 @@ describe('История генераций', () => {
     expect(within(failed).getByRole('link', { name: 'boris@example.ru' }).getAttribute('href')).toBe('/admin/users/40');
     expect(within(failed).getByText('Ошибка')).toBeTruthy();
     expect(within(failed).getByText('Kling 2.1 · Видео')).toBeTruthy();
-    expect(within(failed).getByText(/^Сервис генерации отклонил запрос по своим правилам о содержании/)).toBeTruthy();
+    expect(within(failed).getByText(/^Сервис генерации отклонил запрос по своим правилам о содержании/).textContent).toBe('Сервис генерации отклонил запрос по своим правилам о содержании. Измените описание или изображение и попробуйте снова');
     expect(within(failed).getByText(/NSFW content detected/).textContent).toBe('Причина: prediction 8m4kq2 failed: NSFW content detected. Try running it again, or try a different prompt.');
     // A failed or cancelled run charged nothing: no price in its cost.
     expect(within(failed).getByText('не списано')).toBeTruthy();

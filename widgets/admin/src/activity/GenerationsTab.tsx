@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import { GENERATION_SORTS, GENERATION_STATUSES, type AdminGeneration } from '@app/contracts/admin';
+import { failureReason } from '@app/contracts/generation';
 import { Button, LazyDialog, preloadDialogKit, queryState, useRouteQuery } from '@app/kit';
 import { AdminList, type Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
@@ -26,7 +27,8 @@ export function RunStatus({ run, onPreview }: { run: AdminGeneration; onPreview:
   return (
     <span className="admin-run__status">
       <span className={`admin-badge admin-badge--${run.status}`}>{statusLabel(run.status)}</span>
-      {run.error && <span className="admin-run__error">{run.error}</span>}
+      {/* What its user read, less the sentence about the tokens: the cost column says nothing was charged. */}
+      {run.error && <span className="admin-run__error">{failureReason(run.error)}</span>}
       {detailLabel && (
         <span className="admin-run__detail" title={run.error_detail ?? undefined}>
           <span className="admin-run__detail-label">{detailLabel}:</span> {run.error_detail}
