@@ -166,7 +166,13 @@ describe('the admin panel', () => {
     await page.getByRole('link', { name: 'Демо', exact: true }).click();
     await page.getByRole('form', { name: 'Проверка связи' }).getByRole('button', { name: 'Проверить' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Результат проверки' }).textContent()).toMatch(/^Связь есть · \d+ мс · модель demo/);
+    // The model's answer drawn as the chat draws it (Markdown): its paragraphs as paragraphs. (The demo's
+    // closing note in italics is cut off by the test's 64-token limit, so its `_` stays as written.)
+    await expect.poll(() => page.getByRole('status', { name: 'Результат проверки' }).locator('.md p').count()).toBeGreaterThan(1);
     await shot(page, 'admin-provider');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'admin-provider-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A category, then an image model on the demo connection with one parameter choice.
     await tabs(page).getByRole('link', { name: 'Аи категории продуктов' }).click();
@@ -220,6 +226,53 @@ describe('the admin panel', () => {
     await expect.poll(() => userPage.locator('.gen-run .gen-run__status').textContent(), { timeout: 30_000 }).toBe('Готово');
     const result = userPage.locator('.gen-run').getByRole('img', { name: /^Результат 1/ });
     await expect.poll(() => result.evaluate((img) => Number(Reflect.get(img, 'naturalWidth')))).toBe(512);
+  });
+
+  it('«История генераций» shows why a run failed — what its user read and what really happened — and nothing charged; «Чат» draws the model’s Markdown', async () => {
+    const stamp = Date.now().toString(36);
+    // A user's run on a connection whose key is not set: it fails at once.
+    const broken = await e2e.t.db.insertInto('provider_connections').values({ name: `Без ключа ${stamp}`, protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MISSING_API_KEY' }).returning('id').executeTakeFirstOrThrow();
+    const model = await e2e.t.db.insertInto('ai_models').values({ name: `Недоступная ${stamp}`, kind: 'image', connection_id: broken.id, provider_model: 'x', media_price_tenths: 10 }).returning('id').executeTakeFirstOrThrow();
+    const category = await e2e.t.db.insertInto('ai_categories').values({ name: `Проверка ${stamp}` }).returning('id').executeTakeFirstOrThrow();
+    const product = await e2e.t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: `Недоступный художник ${stamp}`, model_id: model.id }).returning('id').executeTakeFirstOrThrow();
+    const user = await newUser(e2e.t.db);
+    await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `e2e-admin-failed-${String(user.id)}` }, 20));
+    const form = new FormData();
+    form.set('product_id', String(product.id));
+    form.set('prompt', 'Ночной город в неоне');
+    expect((await fetch(e2e.url('/api/new/generations'), { method: 'POST', headers: { Authorization: `Bearer ${user.token}` }, body: form })).status).toBe(200);
+    await expect.poll(async () => (await e2e.t.db.selectFrom('generations').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow()).status, { timeout: 30_000 }).toBe('failed');
+    // A chat whose answer is Markdown.
+    const chat = await e2e.t.db.insertInto('chats').values({ user_id: user.id, title: `План статьи ${stamp}` }).returning('id').executeTakeFirstOrThrow();
+    await e2e.t.db.insertInto('chat_messages').values({ chat_id: chat.id, user_id: user.id, role: 'user', text: 'Составь план статьи о кофе.\nТри раздела, коротко.', status: 'done' }).execute();
+    await e2e.t.db
+      .insertInto('chat_messages')
+      .values({ chat_id: chat.id, user_id: user.id, role: 'assistant', text: '**План статьи** — три раздела, _коротко_:\n\n1. История кофе\n2. Сорта и обжарка\n3. Как заваривать дома', status: 'done', words: 120, model_name: 'Демо-ассистент' })
+      .execute();
+
+    const page = await e2e.signedInPage(await newAdmin(e2e.t.db));
+    await openPage(page, e2e.url(`/admin/history?status=failed&q=${encodeURIComponent(`Недоступный художник ${stamp}`)}`));
+    const row = page.getByRole('row').filter({ hasText: 'Ночной город в неоне' });
+    await row.waitFor();
+    expect(text(await row.textContent())).toContain('Модель сейчас недоступна: сервис генерации не подключён. Выберите другой продукт или попробуйте позже');
+    expect(text(await row.textContent())).toContain(`Причина: connection Без ключа ${stamp}: its key variable MISSING_API_KEY is not set`);
+    expect(await row.getByText('не списано').count()).toBe(1);
+    await shot(page, 'admin-history-failed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The table scrolls sideways on a phone: to the run's status and cost.
+    await row.getByText('не списано').scrollIntoViewIfNeeded();
+    await shot(page, 'admin-history-failed-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await openPage(page, e2e.url(`/admin/chat_model?chat=${String(chat.id)}`));
+    const dialog = page.getByRole('dialog', { name: `План статьи ${stamp}` });
+    await dialog.locator('strong', { hasText: 'План статьи' }).waitFor();
+    expect(await dialog.locator('em').first().textContent()).toBe('коротко');
+    expect(await dialog.locator('.admin-chat__answer ol > li').allTextContents()).toEqual(['История кофе', 'Сорта и обжарка', 'Как заваривать дома']);
+    expect(await dialog.textContent()).not.toContain('**');
+    await shot(page, 'admin-chat-markdown');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'admin-chat-markdown-phone');
   });
 
   it('an admin edits a tariff, and the plans page shows the change', async () => {

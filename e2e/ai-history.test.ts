@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GENERATION_TEXTS, type Generation } from '@app/contracts';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { newUser, walletState, type TestUser } from '@app/server/testing';
 import { seedAiCatalog, seedGenerationCatalog } from '../server/src/db/seed.ts';
 import { credit, placeHold } from '../server/src/features/wallet/wallet.queries.ts';
@@ -91,8 +91,11 @@ describe('the history of runs', () => {
     await card(page, card2.prompt).getByText('Готово').waitFor({ timeout: 30_000 });
     const failedCard = card(page, 'Ночной город в неоне');
     await failedCard.getByText('Ошибка', { exact: true }).waitFor({ timeout: 30_000 });
-    expect(await failedCard.getByText(GENERATION_TEXTS.failed).count()).toBe(1);
+    // Why, in plain words (its connection has no key), that the tokens came back, and no price: nothing was charged.
+    expect(await failedCard.getByText(GENERATION_FAILURES.notConfigured).count()).toBe(1);
     expect(await failedCard.getByText(GENERATION_TEXTS.refunded).count()).toBe(1);
+    expect(await failedCard.getByText('Не списано').count()).toBe(1);
+    expect(await failedCard.getByText(/медиа токена/).count()).toBe(0);
     expect(await failedCard.getByRole('link', { name: 'Скачать' }).count()).toBe(0);
     // Newest first; the clip and the text are not in this list.
     const headings = await page.getByRole('article').getByRole('heading').allTextContents();
@@ -118,7 +121,7 @@ describe('the history of runs', () => {
     const saved = await download.path();
     const bytes = fs.readFileSync(saved);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(download.suggestedFilename()).toMatch(/^result-\d+-1/);
+    expect(download.suggestedFilename()).toBe(`Картинка по описанию ${String(sunset.id)}-1.png`);
     const direct = await page.request.get(e2e.url(`/api/new/files/${String(await fileIdOf(sunset.id))}?download=1`));
     expect(direct.status()).toBe(200);
     expect(direct.headers()['content-type']).toBe('image/png');
@@ -152,15 +155,26 @@ describe('the history of runs', () => {
     const firstLine = (stored.text_result ?? '').split('\n')[0]?.slice(0, 30) ?? '';
     expect(firstLine.length).toBeGreaterThan(0);
     expect(((await postCard.textContent()) ?? '').replace(/\s+/g, ' ')).toContain(firstLine.replace(/\s+/g, ' '));
+    // The demo's answer ends in italics (`_…_`): drawn, not shown as marks.
+    expect(stored.text_result).toMatch(/\n_Это ответ демо-режима[^_]*_$/);
     expect(await postCard.getByRole('button', { name: 'Копировать' }).count()).toBe(1);
+    await postCard.locator('em', { hasText: 'Это ответ демо-режима' }).waitFor({ state: 'attached' });
     await shot(page, 'ai-history-texts-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'ai-history-texts-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
     // The whole text full size.
     await postCard.getByRole('button', { name: 'Открыть', exact: true }).click();
     const textDialog = page.getByRole('dialog', { name: 'Пост для соцсетей' });
     await textDialog.waitFor();
-    const lastLine = (stored.text_result ?? '').trim().split('\n').at(-1)?.trim().slice(0, 30) ?? '';
-    expect(((await textDialog.textContent()) ?? '').replace(/\s+/g, ' ')).toContain(lastLine.replace(/\s+/g, ' '));
+    const note = textDialog.locator('em', { hasText: 'Это ответ демо-режима' });
+    await note.waitFor();
+    expect(await note.textContent()).toBe('Это ответ демо-режима: он составлен по шаблону, без обращения к нейросети.');
+    expect(await textDialog.textContent()).not.toContain('_Это ответ');
     await shot(page, 'ai-history-text-dialog-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'ai-history-text-dialog-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Escape');
     await textDialog.waitFor({ state: 'detached' });
 

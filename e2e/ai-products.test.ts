@@ -60,14 +60,28 @@ async function finished(page: Page): Promise<string> {
   return (await status.textContent()) ?? '';
 }
 
-/** The download link of the first result answers the owner with the file. */
-async function downloadWorks(page: Page, mime: RegExp): Promise<void> {
-  const href = await runPanel(page).getByRole('link', { name: 'Скачать' }).first().getAttribute('href');
+/**
+ * «Скачать» of the first result saves the file as the browser names it: after the product and the
+ * run, with its type's extension (`name` without it); the link answers the owner with the file.
+ */
+async function downloadWorks(page: Page, mime: RegExp, name?: RegExp): Promise<void> {
+  const link = runPanel(page).getByRole('link', { name: 'Скачать' }).first();
+  const href = await link.getAttribute('href');
   expect(href).toBeTruthy();
   const res = await page.request.get(e2e.url(href ?? ''));
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toMatch(mime);
   expect(res.headers()['content-disposition']).toMatch(/attachment/);
+  if (name) {
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(name);
+    await download.delete();
+  }
+}
+
+/** The id of the user's newest run. */
+async function newestRun(userId: number): Promise<number> {
+  return (await e2e.t.db.selectFrom('generations').select('id').where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
 }
 
 async function mediaBalance(userId: number): Promise<number> {
@@ -135,7 +149,7 @@ describe('every variant on the demo provider', () => {
     const result = runPanel(page).getByRole('img', { name: /^Результат 1/ });
     await expect.poll(() => result.evaluate((img) => Number(Reflect.get(img, 'naturalWidth')))).toBe(1024);
     expect(await result.evaluate((img) => Number(Reflect.get(img, 'naturalHeight')))).toBe(768);
-    await downloadWorks(page, /^image\/png/);
+    await downloadWorks(page, /^image\/png/, new RegExp(`^Картинка по описанию ${String(await newestRun(user.id))}-1\\.png$`));
     await shot(page, 'img-done');
     expect(await mediaBalance(user.id)).toBe(4);
     await expect.poll(() => page.locator('.gen-price__balance').textContent()).toContain('4,0 медиа токена');
@@ -255,9 +269,17 @@ describe('every variant on the demo provider', () => {
     await page.getByRole('textbox', { name: 'Тема' }).fill('Открытие кофейни у метро');
     await page.getByRole('button', { name: /^Создать/ }).click();
     expect(await finished(page)).toBe('Готово');
-    const text = await runPanel(page).locator('.gen-text__body').textContent();
-    expect(text?.length).toBeGreaterThan(20);
+    const body = runPanel(page).locator('.gen-text__body');
+    expect((await body.textContent())?.length).toBeGreaterThan(20);
+    // The model's Markdown drawn as the chat draws it: the demo's closing note in italics, no `_` marks.
+    const note = body.locator('em', { hasText: 'Это ответ демо-режима' });
+    await note.waitFor();
+    expect(await body.textContent()).not.toMatch(/(^|\s)_|_$/);
     await shot(page, 'text-done');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await shot(page, 'text-done-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
     // Charged by the tokens used: less than the most it could cost, and what the run says.
     const { balance } = await walletState(e2e.t.db, user.id);
     const charged = Number((await runPanel(page).locator('.gen-run__cost').textContent())?.replace(/\D/g, ''));
@@ -276,8 +298,34 @@ describe('every variant on the demo provider', () => {
     const video = runPanel(page).locator('video');
     await expect.poll(() => video.evaluate((v) => Number(Reflect.get(v, 'readyState'))), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     expect(await video.evaluate((v) => Number(Reflect.get(v, 'duration')))).toBeGreaterThan(1);
-    await downloadWorks(page, /^video\//);
+    await downloadWorks(page, /^video\//, new RegExp(`^Видео по описанию ${String(await newestRun(user.id))}-1\\.(mp4|webp)$`));
     await shot(page, 'video-done');
+  });
+});
+
+describe('a run that fails', () => {
+  it('says why in plain words (its model is not set up), that the tokens came back, and shows no price', async () => {
+    // A product whose connection has no key: its runs fail at once with why.
+    const broken = await e2e.t.db.insertInto('provider_connections').values({ name: 'Без ключа', protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'MISSING_API_KEY' }).returning('id').executeTakeFirstOrThrow();
+    const model = await e2e.t.db.insertInto('ai_models').values({ name: 'Недоступная', kind: 'image', connection_id: broken.id, provider_model: 'x', media_price_tenths: 10 }).returning('id').executeTakeFirstOrThrow();
+    const category = await e2e.t.db.selectFrom('ai_categories').select('id').where('name', '=', 'Изображения').executeTakeFirstOrThrow();
+    const product = await e2e.t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Недоступный художник', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
+    const user = await userWith(2);
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url(`/ai-products/img/${String(product.id)}`));
+    await page.getByRole('textbox', { name: 'Описание' }).fill('Ночной город в неоне');
+    await page.getByRole('button', { name: /^Создать/ }).click();
+    expect(await finished(page)).toBe('Ошибка');
+    const panel = runPanel(page);
+    expect(await panel.getByRole('alert').textContent()).toContain('Модель сейчас недоступна: сервис генерации не подключён. Выберите другой продукт или попробуйте позже');
+    expect(await panel.getByText('Токены возвращены на баланс').count()).toBe(1);
+    expect(await panel.locator('.gen-run__cost').textContent()).toBe('Не списано');
+    expect(await mediaBalance(user.id)).toBe(2);
+    await shot(page, 'failed-not-set-up');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'failed-not-set-up-phone');
+    // Out of the catalogue again, for the tests after this one.
+    await e2e.t.db.updateTable('ai_products').set({ active: false }).where('id', '=', product.id).execute();
   });
 });
 

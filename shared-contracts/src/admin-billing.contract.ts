@@ -174,10 +174,13 @@ export const AdminGenerationSchema = z.object({
   variant: z.enum(PRODUCT_VARIANTS),
   status: z.enum(GENERATION_STATUSES),
   wallet: z.enum(['words', 'media']),
-  /** Charged (or held while it runs): words, or media tokens with one decimal. */
+  /** Charged (or held while it runs; given back when it failed or was cancelled): words, or media tokens with one decimal. */
   cost: z.number(),
   prompt: z.string(),
+  /** Why it failed, as its user reads it. */
   error: z.string().nullable(),
+  /** What really happened: the provider's own words (or the last attempt's, while it is retried). */
+  error_detail: z.string().nullable(),
   /** The outputs' file ids (admins read them through the file route). */
   outputs: z.array(z.number().int()),
   created_at: TimestampSchema,

@@ -37,9 +37,40 @@ export const generationPaths = {
   replicateWebhook: { method: 'POST', path: '/api/replicate/webhook', access: 'public' },
 } as const satisfies Record<string, Endpoint>;
 
-export const GENERATION_TEXTS = {
+/**
+ * Why a run failed, as its user reads it (the server adds «Токены возвращены на баланс»): one
+ * text per cause the provider's error tells apart. Admins also see the provider's own words.
+ */
+export const GENERATION_FAILURES = {
+  /** Anything else (the model could not make a result). */
   failed: 'Не удалось выполнить генерацию',
+  /** The provider refused the prompt or the picture under its rules on content. */
+  contentPolicy: 'Сервис генерации отклонил запрос по своим правилам о содержании. Измените описание или изображение и попробуйте снова',
+  /** The provider did not accept the request (a parameter, a picture it cannot take). */
+  refused: 'Сервис генерации не принял запрос. Попробуйте изменить описание, изображение или параметры',
+  timeout: 'Сервис генерации не ответил вовремя. Попробуйте ещё раз',
+  /** No key, no address, a connection switched off, a host the key may not go to, a model the provider does not know. */
+  notConfigured: 'Модель сейчас недоступна: сервис генерации не подключён. Выберите другой продукт или попробуйте позже',
+  /** The service's account at the provider has run out of money. */
+  noCredits: 'Модель сейчас недоступна: на счёте сервиса генерации закончились средства. Выберите другой продукт или попробуйте позже',
+  rateLimited: 'Сервис генерации перегружен запросами. Попробуйте через несколько минут',
+  /** The provider is down or cannot be reached. */
+  unavailable: 'Сервис генерации сейчас недоступен. Попробуйте позже',
+} as const;
+
+export const GENERATION_TEXTS = {
+  failed: GENERATION_FAILURES.failed,
   refunded: 'Токены возвращены на баланс',
   tooMany: 'Дождитесь окончания текущих генераций: одновременно можно запустить не больше 10',
   notCancellable: 'Генерация уже выполняется: отменить можно только ожидающую в очереди',
 } as const;
+
+/**
+ * Why a run failed, without the sentence about its tokens that the server adds (screens say that
+ * on a line of their own when they came back): «Модель сейчас недоступна: … Токены возвращены на
+ * баланс» → «Модель сейчас недоступна: …»; «Не удалось выполнить генерацию» when it says nothing.
+ */
+export function failureReason(error: string | null): string {
+  const reason = (error ?? '').replace(new RegExp(`[.\\s]*${GENERATION_TEXTS.refunded}[.\\s]*$`), '').trim();
+  return reason || GENERATION_TEXTS.failed;
+}

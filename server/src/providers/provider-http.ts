@@ -111,7 +111,7 @@ export function sniffImageMime(data: Buffer): ImageMime | null {
 /** The error for a connection refused because its host is private and not configured (see provider-network.ts), if `e` is one. */
 export function privateAddressError(e: unknown, what: string): ProviderError | null {
   const refused = privateAddressIn(e);
-  return refused ? new ProviderError('bad_request', `${what}: ${refused.message}`, { cause: e }) : null;
+  return refused ? new ProviderError('bad_request', `${what}: ${refused.message}`, { cause: e, misconfigured: true }) : null;
 }
 
 /** Options of {@link downloadFile}. */

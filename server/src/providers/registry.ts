@@ -43,19 +43,19 @@ export class ProviderRegistry {
   /** The chat adapter of `conn`; a connection that cannot chat (Replicate) fails as a bad request. */
   chat(conn: ConnectionRef): ChatProvider {
     const adapter = this.adapter(conn);
-    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the Replicate protocol has no chat`);
+    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the Replicate protocol has no chat`, { misconfigured: true });
     return adapter;
   }
 
   image(conn: ConnectionRef): ImageProvider {
     const adapter = this.adapter(conn);
-    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: use predictions for Replicate image models`);
+    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: use predictions for Replicate image models`, { misconfigured: true });
     return adapter;
   }
 
   predictions(conn: ConnectionRef): PredictionProvider {
     const adapter = this.adapter(conn);
-    if (adapter instanceof OpenAiProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the OpenAI protocol has no predictions`);
+    if (adapter instanceof OpenAiProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the OpenAI protocol has no predictions`, { misconfigured: true });
     return adapter;
   }
 
@@ -86,12 +86,12 @@ export class ProviderRegistry {
   }
 
   private create(conn: ConnectionRef): Adapter {
-    if (!conn.base_url) throw new ProviderError('bad_request', `connection ${conn.name} has no base URL`);
+    if (!conn.base_url) throw new ProviderError('bad_request', `connection ${conn.name} has no base URL`, { misconfigured: true });
     const key = conn.api_key_env ? this.config.providerKeys[conn.api_key_env] : undefined;
-    if (!key) throw new ProviderError('auth', `connection ${conn.name}: its key variable ${conn.api_key_env ?? '(none)'} is not set (names must end in _API_KEY or _API_TOKEN)`);
+    if (!key) throw new ProviderError('auth', `connection ${conn.name}: its key variable ${conn.api_key_env ?? '(none)'} is not set (names must end in _API_KEY or _API_TOKEN)`, { misconfigured: true });
     // Checked here as well as when the connection is saved: a row saved before the configuration changed is refused too.
     const refusal = destinationRefusal(this.config, conn.base_url, conn.api_key_env);
-    if (refusal) throw new ProviderError('bad_request', `connection ${conn.name}: ${describeRefusal(refusal)}`);
+    if (refusal) throw new ProviderError('bad_request', `connection ${conn.name}: ${describeRefusal(refusal)}`, { misconfigured: true });
     const timeoutMs = conn.timeout_seconds * 1000;
     const fetch = this.network.fetch;
     if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000), fetch });

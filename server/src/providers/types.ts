@@ -217,6 +217,12 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number;
   /** The provider's own message from a structured error body (OpenAI's `error.message`, Replicate's `detail`); never a raw body. */
   providerMessage?: string;
+  /**
+   * The connection's setup is at fault, not the request: no address or key, a host its key may
+   * not go to, a private address not allowed, a model on a connection of another protocol, a
+   * connection switched off. Nothing passes until an admin changes it (never retried).
+   */
+  misconfigured?: boolean;
   cause?: unknown;
 }
 
@@ -232,6 +238,8 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
   /** See {@link ProviderErrorOptions.providerMessage}: what an admin's test call may show. */
   readonly providerMessage?: string;
+  /** See {@link ProviderErrorOptions.misconfigured}. */
+  readonly misconfigured: boolean;
 
   constructor(
     readonly kind: ProviderErrorKind,
@@ -239,7 +247,8 @@ export class ProviderError extends Error {
     opts: ProviderErrorOptions = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.retryable = opts.retryable ?? RETRYABLE[kind];
+    this.misconfigured = opts.misconfigured === true;
+    this.retryable = this.misconfigured ? false : (opts.retryable ?? RETRYABLE[kind]);
     if (opts.status !== undefined) this.status = opts.status;
     if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
     if (opts.providerMessage !== undefined) this.providerMessage = opts.providerMessage;

@@ -22,6 +22,8 @@ interface Generation {
   wallet: string;
   cost: number;
   prompt: string;
+  error: string | null;
+  error_detail: string | null;
   outputs: number[];
 }
 interface Chat {
@@ -45,7 +47,7 @@ async function file(db: Db, owner: TestUser): Promise<number> {
   return row.id;
 }
 
-async function run(db: Db, user: TestUser, values: { product: string; status?: 'queued' | 'succeeded' | 'failed'; wallet?: 'words' | 'media'; cost?: number; prompt?: string; outputs?: number[] }) {
+async function run(db: Db, user: TestUser, values: { product: string; status?: 'queued' | 'succeeded' | 'failed'; wallet?: 'words' | 'media'; cost?: number; prompt?: string; outputs?: number[]; error?: string; detail?: string }) {
   const row = await db
     .insertInto('generations')
     .values({
@@ -57,6 +59,8 @@ async function run(db: Db, user: TestUser, values: { product: string; status?: '
       wallet: values.wallet ?? 'media',
       cost: values.cost ?? 10,
       status: values.status ?? 'succeeded',
+      error: values.error ?? null,
+      error_detail: values.detail ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -70,14 +74,16 @@ describe('GET /api/admin/generations', () => {
     const [anna, boris] = [await newUser(t.db, { email: `anna-${m}@runs.ru` }), await newUser(t.db, { email: `boris-${m}@runs.ru` })];
     const outputs = [await file(t.db, anna), await file(t.db, anna)];
     const a = await run(t.db, anna, { product: `Портрет ${m}`, cost: 25, outputs });
-    const b = await run(t.db, boris, { product: `Портрет ${m}`, status: 'failed', cost: 0 });
+    const b = await run(t.db, boris, { product: `Портрет ${m}`, status: 'failed', cost: 0, error: 'Сервис генерации не принял запрос. Токены возвращены на баланс', detail: "images.generate gpt-image-1: HTTP 400 — Invalid value: '999x999'" });
     const c = await run(t.db, boris, { product: `Текст ${m}`, wallet: 'words', cost: 420, prompt: 'x'.repeat(2000) });
     const byProduct = await api.get<Page<Generation>>(`/api/admin/generations?q=${encodeURIComponent(`Портрет ${m}`)}&sort=id&dir=asc`);
     expect(byProduct.data.map((g) => [g.id, g.email, g.status])).toEqual([
       [a, anna.email, 'succeeded'],
       [b, boris.email, 'failed'],
     ]);
-    expect(byProduct.data[0]).toMatchObject({ wallet: 'media', cost: 2.5, outputs, model: 'Демо-картинки', prompt: 'Кот на луне' });
+    expect(byProduct.data[0]).toMatchObject({ wallet: 'media', cost: 2.5, outputs, model: 'Демо-картинки', prompt: 'Кот на луне', error: null, error_detail: null });
+    // A failed run: why its user was told, and what the provider really said.
+    expect(byProduct.data[1]).toMatchObject({ error: 'Сервис генерации не принял запрос. Токены возвращены на баланс', error_detail: "images.generate gpt-image-1: HTTP 400 — Invalid value: '999x999'" });
     const byEmail = await api.get<Page<Generation>>(`/api/admin/generations?q=boris-${m}&sort=cost&dir=desc`);
     expect(byEmail.data.map((g) => [g.id, g.cost])).toEqual([
       [c, 420],

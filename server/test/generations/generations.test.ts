@@ -1,8 +1,10 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Generation } from '@app/contracts';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { seedAiCatalog, seedGenerationCatalog } from '../../src/db/seed.ts';
+import { generationJob } from '../../src/features/generations/generations.job.ts';
 import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
-import { call, createTestApp, finishedRun, newUser, parseEvents, startRun, userWithTokens, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, finishedRun, newAdmin, newUser, parseEvents, startRun, userWithTokens, walletState, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 
 /* Runs of catalogue products on the demo provider: start (hold + job in one transaction), progress to the result, costs, refusals, cancel, history. */
@@ -44,6 +46,9 @@ describe('starting a run and getting its result', () => {
     const file = await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${user.token}` } });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
+    // Downloaded, it is named after the product and the run, with the PNG's extension.
+    const download = await t.app.inject({ url: done.outputs[0]?.download_url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="________ __ ________ ${String(queued.id)}-1.png"; filename*=UTF-8''${encodeURIComponent(`Картинка по описанию ${String(queued.id)}-1.png`)}`);
     const stranger = await newUser(t.db);
     expect((await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${stranger.token}` } })).statusCode).toBe(404);
     expect((await call(t.app, { url: `/api/new/generations/${String(queued.id)}`, token: stranger.token })).statusCode).toBe(404);
@@ -88,6 +93,27 @@ describe('starting a run and getting its result', () => {
     expect((await finished(user, (res.data.json as Generation).id)).outputs).toHaveLength(1);
   });
 
+  it('a mask run answers the size chosen and paid for: a 512×512 picture at «Квадрат 1024×1024» comes back 1024×1024', async () => {
+    const user = await userWith(5);
+    const picture = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    // Painted: the left half fully transparent.
+    const maskRaw = Buffer.alloc(512 * 512 * 4, 255);
+    for (let y = 0; y < 512; y += 1) for (let x = 0; x < 256; x += 1) maskRaw[(y * 512 + x) * 4 + 3] = 0;
+    const mask = await sharp(maskRaw, { raw: { width: 512, height: 512, channels: 4 } }).png().toBuffer();
+    const file = (name: 'image' | 'mask', data: Buffer): Part => ({ name, file: { filename: `${name}.png`, type: 'image/png', data } });
+    const res = await start(user, { product_id: id('Заменить часть картинки'), prompt: 'Луна', param: 'square' }, [file('image', picture), file('mask', mask)]);
+    expect(res.statusCode).toBe(200);
+    const done = await finished(user, (res.data.json as Generation).id);
+    expect(done.status).toBe('succeeded');
+    const output = await t.app.inject({ url: done.outputs[0]?.url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    const { data, info } = await sharp(output.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([1024, 1024]);
+    // The unpainted right half is the picture's own colour, pixel for pixel; the painted half was repainted.
+    const at = (x: number, y: number) => [...data.subarray((y * 1024 + x) * info.channels, (y * 1024 + x) * info.channels + 3)];
+    for (const [x, y] of [[600, 10], [1023, 1023], [800, 512]] as const) expect(at(x, y)).toEqual([40, 120, 200]);
+    expect(at(100, 100)).not.toEqual([40, 120, 200]);
+  });
+
   it('a text product answers text and is charged by the tokens used, at most what it held', async () => {
     const user = await userWith(0, 10_000);
     const res = await start(user, { product_id: id('Пост для соцсетей'), fields: JSON.stringify({ topic: 'Открытие кофейни' }) });
@@ -110,6 +136,9 @@ describe('starting a run and getting its result', () => {
     const done = await finished(user, (res.data.json as Generation).id);
     expect(done.status).toBe('succeeded');
     expect(done.outputs[0]?.mime).toMatch(/^(video\/mp4|image\/webp)$/);
+    const download = await t.app.inject({ url: done.outputs[0]?.download_url ?? '', headers: { authorization: `Bearer ${user.token}` } });
+    const extension = done.outputs[0]?.mime === 'video/mp4' ? 'mp4' : 'webp';
+    expect(download.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(`Видео по описанию ${String(done.id)}-1.${extension}`)}`);
     expect((await walletState(t.db, user.id)).balance.media).toBe(60);
   }, 60_000);
 });
@@ -143,7 +172,33 @@ describe('refusals, failures and cancelling', () => {
     const product = await t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Сломанный продукт', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
     const res = await start(user, { product_id: product.id, prompt: 'Что-нибудь' });
     const done = await finished(user, (res.data.json as Generation).id);
-    expect(done).toMatchObject({ status: 'failed', refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', outputs: [] });
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.notConfigured}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(state.balance.media).toBe(50);
+  });
+
+  it('a run whose connection was switched off after it was queued fails as not set up, its tokens back; admins read why', async () => {
+    const user = await userWith(5);
+    const demo = await t.db.insertInto('provider_connections').values({ name: 'Выключаемое демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow();
+    const model = await t.db.insertInto('ai_models').values({ name: 'Скоро выключат', kind: 'image', connection_id: demo.id, provider_model: 'demo', media_price_tenths: 10 }).returning('id').executeTakeFirstOrThrow();
+    const category = await t.db.selectFrom('ai_categories').select('id').executeTakeFirstOrThrow();
+    const product = await t.db.insertInto('ai_products').values({ category_id: category.id, variant: 'img', name: 'Продукт на выключенном', model_id: model.id }).returning('id').executeTakeFirstOrThrow();
+    // Queued as the start stores it, switched off before a worker took it.
+    const row = await t.db
+      .insertInto('generations')
+      .values({ user_id: user.id, product_id: product.id, model_id: model.id, variant: 'img', product_name: 'Продукт на выключенном', model_name: 'Скоро выключат', prompt: 'Ждёт', wallet: 'media', cost: 10 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const hold = await placeHold(t.db, { userId: user.id, kind: 'media', amount: 10, idempotencyKey: `generation:${String(row.id)}` });
+    await t.db.updateTable('generations').set({ hold_id: hold.id }).where('id', '=', row.id).execute();
+    await t.db.updateTable('provider_connections').set({ active: false }).where('id', '=', demo.id).execute();
+    await t.ctx.jobs.send(generationJob, { generationId: row.id });
+    const done = await finished(user, row.id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.notConfigured}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
+    const admin = await newAdmin(t.db);
+    const listed = (await call(t.app, { url: `/api/admin/generations?q=${encodeURIComponent('Продукт на выключенном')}`, token: admin.token })).data.json as { data: { error: string; error_detail: string }[] };
+    expect(listed.data[0]?.error_detail).toBe('connection Выключаемое демо is switched off');
     const state = await walletState(t.db, user.id);
     expect(state.balance).toEqual(state.sums);
     expect(state.balance.media).toBe(50);

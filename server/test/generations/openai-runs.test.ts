@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Generation } from '@app/contracts';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { FakeOpenAi, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
 import { createTestApp, finishedRun, productOn, runEffects, startRun, userWithTokens, type Part, type TestApp } from '../support/index.ts';
 
@@ -62,6 +62,8 @@ describe('image products on an OpenAI-compatible API', () => {
     expect(parts.find((p) => p.name === 'mask')).toMatchObject({ filename: 'mask.png', type: 'image/png', value: mask });
     expect(parts.find((p) => p.name === 'prompt')?.value).toBe('Кот в шляпе');
     expect(parts.find((p) => p.name === 'model')?.value).toBe('gpt-image-1');
+    // The size of the run's parameter (here the default) goes with the edit, so the answer has it.
+    expect(parts.find((p) => p.name === 'size')?.value.toString()).toBe('1024x1024');
     expect(requestsTo('/v1/images/edits')[0]?.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
 
     const effects = await runEffects(t.app, t.db, user, done.id);
@@ -103,11 +105,23 @@ describe('image products on an OpenAI-compatible API', () => {
     expect(effects.wallet.balance).toEqual({ ...effects.wallet.sums, media: 35 });
   }, 90_000);
 
+  it('a prompt the safety system refuses fails the run at once, saying so; admins keep the provider’s words', async () => {
+    fake.behaviour = { kind: 'refuse', status: 400, message: 'Your request was rejected as a result of our safety system.', code: 'content_policy_violation' };
+    const user = await userWithTokens(t.db, 5);
+    const res = await startRun(t.app, user, { product_id: products.img, prompt: 'Что-то запрещённое' });
+    const done = await finishedRun(t.app, user, (res.data.json as Generation).id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.contentPolicy}. ${GENERATION_TEXTS.refunded}` });
+    expect(requestsTo('/v1/images/generations')).toHaveLength(1);
+    const effects = await runEffects(t.app, t.db, user, done.id);
+    expect(effects.detail).toContain('safety system');
+    expect(effects.wallet.balance).toEqual({ ...effects.wallet.sums, media: 50 });
+  });
+
   it('a failure that will not pass (the key is refused) ends the run at once: failed with why, its tokens back', async () => {
     const user = await userWithTokens(t.db, 5);
     const res = await startRun(t.app, user, { product_id: products.wrongKey, prompt: 'Не получится' });
     const done = await finishedRun(t.app, user, (res.data.json as Generation).id);
-    expect(done).toMatchObject({ status: 'failed', refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', outputs: [] });
+    expect(done).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.notConfigured}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
     expect(requestsTo('/v1/images/generations')).toHaveLength(1);
     const effects = await runEffects(t.app, t.db, user, done.id);
     expect(effects.attempts).toBe(1);

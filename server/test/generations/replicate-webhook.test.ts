@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Generation } from '@app/contracts';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { completeRun, connectionOf, predictionOutcome } from '../../src/features/generations/generations.job.ts';
 import { runOf } from '../../src/features/generations/generations.queries.ts';
 import { webhookToken } from '../../src/features/generations/replicate-webhook-url.ts';
@@ -124,7 +124,7 @@ describe('a signed webhook ends the run', () => {
     expect(res.json()).toEqual({ result: 'finished' });
     await jobEnded(t.db, gid);
     const effects = await runEffects(t.app, t.db, user, gid);
-    expect(effects.run).toMatchObject({ status: 'failed', refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', outputs: [] });
+    expect(effects.run).toMatchObject({ status: 'failed', refunded: true, error: `${GENERATION_FAILURES.contentPolicy}. ${GENERATION_TEXTS.refunded}`, outputs: [] });
     expect(effects.detail).toContain('NSFW content detected');
     expect(effects.ledger).toEqual([
       { amount: -20, reason: 'generation_hold' },

@@ -117,38 +117,70 @@ describe('edit', () => {
     expect(again.images[0]?.data.equals(styled.images[0]?.data ?? Buffer.alloc(0))).toBe(true);
   });
 
-  test('a mask: only its fully transparent pixels are repainted, every other pixel is the input’s', async () => {
-    const width = 96;
-    const height = 64;
-    const photo = await testPicture(width, height);
+  /** A mask of `width`×`height`: opaque, fully transparent where `hole` says, half transparent along the row `halfRow` (kept too). */
+  const paintedMask = (width: number, height: number, hole: (x: number, y: number) => boolean, halfRow: number) => {
     const maskRaw = Buffer.alloc(width * height * 4, 255);
-    const inHole = (x: number, y: number) => x >= 20 && x < 60 && y >= 10 && y < 40;
     for (let y = 0; y < height; y += 1) {
       for (let x = 0; x < width; x += 1) {
-        // Fully transparent in the hole; elsewhere opaque, or half transparent along one row (kept too).
-        if (inHole(x, y)) maskRaw[(y * width + x) * 4 + 3] = 0;
-        else if (y === 50) maskRaw[(y * width + x) * 4 + 3] = 128;
+        if (hole(x, y)) maskRaw[(y * width + x) * 4 + 3] = 0;
+        else if (y === halfRow) maskRaw[(y * width + x) * 4 + 3] = 128;
       }
     }
-    const mask = await sharp(maskRaw, { raw: { width, height, channels: 4 } }).png().toBuffer();
-    const progress: number[] = [];
-    const result = await demo.edit({ model: 'demo', prompt: 'Добавь луну', images: [photo], mask, size: '1024x1024', n: 1, onProgress: (p) => progress.push(p.step) });
-    expect(progress).toEqual([1, 2, 3, 4]);
-    const out = await rgba(result.images[0]?.data ?? Buffer.alloc(0));
-    const input = await rgba(photo);
-    expect([out.width, out.height]).toEqual([width, height]);
-    let changedInHole = 0;
-    let changedOutside = 0;
-    for (let y = 0; y < height; y += 1) {
-      for (let x = 0; x < width; x += 1) {
-        const i = (y * width + x) * 4;
+    return sharp(maskRaw, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  };
+
+  /** Pixels of the result that differ from the input scaled to the result's size, inside and outside the hole (in the result's pixels). */
+  async function changes(result: Buffer, photo: Buffer, hole: (x: number, y: number) => boolean) {
+    const out = await rgba(result);
+    const input = await rgba(await sharp(photo).resize(out.width, out.height, { fit: 'cover' }).png().toBuffer());
+    let inHole = 0;
+    let outside = 0;
+    let holeSize = 0;
+    for (let y = 0; y < out.height; y += 1) {
+      for (let x = 0; x < out.width; x += 1) {
+        const i = (y * out.width + x) * 4;
         const same = out.pixels.subarray(i, i + 4).equals(input.pixels.subarray(i, i + 4));
-        if (inHole(x, y)) changedInHole += same ? 0 : 1;
-        else changedOutside += same ? 0 : 1;
+        if (hole(x, y)) {
+          holeSize += 1;
+          inHole += same ? 0 : 1;
+        } else outside += same ? 0 : 1;
       }
     }
-    expect(changedOutside).toBe(0);
-    expect(changedInHole / (40 * 30)).toBeGreaterThan(0.9);
+    return { width: out.width, height: out.height, inHole: inHole / holeSize, outside };
+  }
+
+  test('a mask: only its fully transparent pixels are repainted, every other pixel is the input’s', async () => {
+    const [width, height] = [96, 64];
+    const photo = await testPicture(width, height);
+    const hole = (x: number, y: number) => x >= 20 && x < 60 && y >= 10 && y < 40;
+    const mask = await paintedMask(width, height, hole, 50);
+    const progress: number[] = [];
+    const result = await demo.edit({ model: 'demo', prompt: 'Добавь луну', images: [photo], mask, size: '96x64', n: 1, onProgress: (p) => progress.push(p.step) });
+    expect(progress).toEqual([1, 2, 3, 4]);
+    const input = await rgba(photo);
+    const changed = await changes(result.images[0]?.data ?? Buffer.alloc(0), photo, hole);
+    expect([changed.width, changed.height]).toEqual([width, height]);
+    // At the input's own size the kept pixels are the input's, byte for byte.
+    expect((await rgba(await sharp(photo).resize(width, height, { fit: 'cover' }).png().toBuffer())).pixels.equals(input.pixels)).toBe(true);
+    expect(changed.outside).toBe(0);
+    expect(changed.inHole).toBeGreaterThan(0.9);
+  });
+
+  test('a mask run answers the size asked for (and paid for): a 512×512 picture repainted at «Квадрат 1024×1024» is 1024×1024, at «Портрет 768×1024» 768×1024', async () => {
+    const photo = await testPicture(512, 512);
+    // The left half painted; the mask's half-transparent row is kept.
+    const mask = await paintedMask(512, 512, (x) => x < 256, 400);
+    const square = await demo.edit({ model: 'demo', prompt: 'Лес', images: [photo], mask, size: '1024x1024', n: 1 });
+    const big = await changes(square.images[0]?.data ?? Buffer.alloc(0), photo, (x) => x < 512);
+    expect([big.width, big.height]).toEqual([1024, 1024]);
+    expect(big.outside).toBe(0);
+    expect(big.inHole).toBeGreaterThan(0.9);
+    // Another shape: cropped to fill (the square's middle columns 64–447, doubled), the hole following the picture: painted columns 64–255 are the result's 0–383.
+    const portrait = await demo.edit({ model: 'demo', prompt: 'Лес', images: [photo], mask, size: '768x1024', n: 1 });
+    const tall = await changes(portrait.images[0]?.data ?? Buffer.alloc(0), photo, (x) => x < 384);
+    expect([tall.width, tall.height]).toEqual([768, 1024]);
+    expect(tall.outside).toBe(0);
+    expect(tall.inHole).toBeGreaterThan(0.9);
   });
 
   test('a mask of another size, or bytes that are no image, are bad requests', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRange } from '../../src/features/files/byte-range.ts';
-import { contentDisposition, sanitizeFileName } from '../../src/features/files/file-names.ts';
+import { contentDisposition, downloadName, extensionFor, sanitizeFileName } from '../../src/features/files/file-names.ts';
 
 describe('sanitizeFileName', () => {
   it.each([
@@ -27,6 +27,34 @@ describe('sanitizeFileName', () => {
     const name = sanitizeFileName(`${'я'.repeat(400)}.jpeg`);
     expect(Array.from(name)).toHaveLength(255);
     expect(name.endsWith('я.jpeg')).toBe(true);
+  });
+});
+
+describe('downloadName', () => {
+  it.each([
+    ['result-3-1', 'image/png', 'result-3-1.png'],
+    ['result-3-1', 'video/mp4', 'result-3-1.mp4'],
+    ['result-7-2', 'image/webp', 'result-7-2.webp'],
+    ['Картинка по описанию 3-1.png', 'image/png', 'Картинка по описанию 3-1.png'],
+    ['photo.JPEG', 'image/jpeg', 'photo.JPEG'],
+    ['scan', 'image/jpeg', 'scan.jpg'],
+    ['notes', 'text/plain; charset=utf-8', 'notes.txt'],
+    // A name whose extension is another type's: the type decided from the bytes wins.
+    ['cat.jpg', 'image/png', 'cat.jpg.png'],
+    ['Mr. Smith', 'image/png', 'Mr. Smith.png'],
+    ['data', 'application/octet-stream', 'data'],
+  ])('%j of %s → %j', (name, type, served) => {
+    expect(downloadName(name, type)).toBe(served);
+  });
+
+  it('keeps a name at the longest allowed, the extension included', () => {
+    const served = downloadName('я'.repeat(255), 'video/mp4');
+    expect(Array.from(served)).toHaveLength(255);
+    expect(served.endsWith('я.mp4')).toBe(true);
+  });
+
+  it('knows the usual extension of each type it serves', () => {
+    expect([extensionFor('image/png'), extensionFor('image/jpeg'), extensionFor('video/mp4'), extensionFor('IMAGE/WEBP'), extensionFor('application/zip')]).toEqual(['png', 'jpg', 'mp4', 'webp', null]);
   });
 });
 

@@ -103,12 +103,17 @@ describe('GET /api/new/files/:id (local disk)', () => {
     }
   });
 
-  it('offers a download with ?download=1: attachment with the RFC 5987 name', async () => {
+  it('offers a download with ?download=1: attachment with the RFC 5987 name, its type\'s extension added where the name has none', async () => {
     const res = await get(text.id, { token: owner.token, query: '?download=1' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="_____ __ ___.txt"; filename*=UTF-8''%D0%9E%D1%82%D1%87%D1%91%D1%82%20%D0%B7%D0%B0%20%D0%BC%D0%B0%D0%B9.txt`);
     expect(res.body).toBe('hello world');
     expect((await get(text.id, { token: owner.token, query: '?download=0' })).headers['content-disposition']).toMatch(/^inline; /);
+    // A result kept before results had extensions (`result-3-1`) downloads with its type's.
+    const old = await save(t, owner, { body: Buffer.from('not really a picture'), contentType: 'image/png', originalName: 'result-3-1' });
+    expect((await get(old.id, { token: owner.token, query: '?download=1' })).headers['content-disposition']).toBe(`attachment; filename="result-3-1.png"; filename*=UTF-8''result-3-1.png`);
+    const clip = await save(t, owner, { body: Buffer.from('not really a clip'), contentType: 'video/mp4', originalName: 'result-4-1' });
+    expect((await get(clip.id, { token: owner.token, query: '?download=1' })).headers['content-disposition']).toBe(`attachment; filename="result-4-1.mp4"; filename*=UTF-8''result-4-1.mp4`);
     const bad = await get(text.id, { token: owner.token, query: '?download=yes' });
     expect(bad.statusCode).toBe(400);
     expect(bad.data).toEqual({ status: 'error', code: 'VALIDATION', text: { download: ['Параметр download должен быть 0 или 1'] } });

@@ -104,6 +104,8 @@ export type OpenAiFakeBehaviour =
   | { kind: 'ok' }
   /** 429 with `Retry-After` and OpenAI's error body. */
   | { kind: 'rate_limited'; retryAfterSeconds: number }
+  /** `status` with OpenAI's error body (`message`, `code`): a refusal such as the safety system's 400. */
+  | { kind: 'refuse'; status: number; message: string; code: string }
   /** 500 with OpenAI's error body; after `times` of them (when given) the fake answers normally again. */
   | { kind: 'server_error'; times?: number }
   /** Sends nothing (not even headers) for `delayMs`, then answers normally. */
@@ -227,6 +229,10 @@ export class FakeOpenAi {
     const b = this.behaviour;
     if (b.kind === 'rate_limited') {
       sendJson(res, 429, openAiError('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'), { 'retry-after': String(b.retryAfterSeconds) });
+      return;
+    }
+    if (b.kind === 'refuse') {
+      sendJson(res, b.status, openAiError(b.message, 'invalid_request_error', b.code));
       return;
     }
     if (b.kind === 'server_error') {

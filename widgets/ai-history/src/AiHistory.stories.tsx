@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { Generation } from '@app/contracts/generation';
 import { AiHistoryView } from './AiHistoryView.tsx';
-import { CANCELLED, FAILED, IMAGE_RUNS, QUEUED, RUNNING, SEVERAL, SUCCEEDED, TEXT_RUNS, VIDEO_RUNS, manyRuns } from './fixtures.ts';
+import { CANCELLED, FAILED, IMAGE_RUNS, QUEUED, REFUSED, RUNNING, SEVERAL, SUCCEEDED, TEXT_RUNS, VIDEO_RUNS, manyRuns } from './fixtures.ts';
 
 const noop = () => undefined;
 const ready = (runs: Generation[]) => ({ status: 'ready' as const, data: runs });
@@ -43,6 +43,8 @@ export const Running: Story = { args: { state: ready([RUNNING]) } };
 export const Succeeded: Story = { args: { state: ready([SUCCEEDED]) } };
 export const SeveralResults: Story = { args: { state: ready([SEVERAL]) } };
 export const FailedWithRefund: Story = { args: { state: ready([FAILED]) } };
+/** Failures that say why: the model is not set up, the provider refused the content. Neither cost anything. */
+export const FailedWithReasons: Story = { args: { state: ready([FAILED, REFUSED]) } };
 export const Cancelled: Story = { args: { state: ready([CANCELLED]) } };
 export const Videos: Story = { args: { kind: 'video', state: ready(VIDEO_RUNS) } };
 export const Texts: Story = { args: { kind: 'text', state: ready(TEXT_RUNS) } };

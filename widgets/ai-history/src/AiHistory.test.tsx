@@ -1,12 +1,12 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GENERATION_TEXTS, generationEndpoints, type Generation } from '@app/contracts/generation';
+import { GENERATION_FAILURES, GENERATION_TEXTS, generationEndpoints, type Generation } from '@app/contracts/generation';
 import { ApiError, formatDate } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
 import { AiHistory } from './AiHistory.tsx';
 import type { AiHistoryApi } from './api.ts';
-import { FAILED, IMAGE_RUNS, QUEUED, SUCCEEDED, TEXT_RUNS, VIDEO_RUNS, manyRuns, run } from './fixtures.ts';
+import { CANCELLED, FAILED, IMAGE_RUNS, QUEUED, REFUSED, SUCCEEDED, TEXT_RUNS, VIDEO_RUNS, manyRuns, run } from './fixtures.ts';
 
 type Page = { data: Generation[]; last_page: number };
 type HistoryRequest = { query: { type?: unknown; page?: unknown } };
@@ -76,14 +76,18 @@ describe('AiHistory: the list', () => {
     expect(screen.getByText('2,5 медиа токена')).toBeInTheDocument();
   });
 
-  it('a failed run says why and that its tokens came back', async () => {
-    renderHistory(fakeApi(() => ({ data: [FAILED, { ...FAILED, id: 99, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' }], last_page: 1 })));
-    const [first, second] = await screen.findAllByRole('article');
-    expect(within(first as HTMLElement).getByText(GENERATION_TEXTS.failed)).toBeInTheDocument();
-    expect(within(first as HTMLElement).getByText(GENERATION_TEXTS.refunded)).toBeInTheDocument();
-    expect(within(second as HTMLElement).getByText('Сервис генерации не ответил вовремя')).toBeInTheDocument();
-    expect(within(second as HTMLElement).getByText(GENERATION_TEXTS.refunded)).toBeInTheDocument();
-    expect(within(first as HTMLElement).queryByRole('link', { name: 'Скачать' })).toBeNull();
+  it('a failed run says why and that its tokens came back; a failed or cancelled run shows no price: nothing was charged', async () => {
+    renderHistory(fakeApi(() => ({ data: [FAILED, REFUSED, { ...FAILED, id: 99, error: null }, CANCELLED], last_page: 1 })));
+    const [first, second, third, fourth] = (await screen.findAllByRole('article')) as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(within(first).getByText(GENERATION_FAILURES.notConfigured)).toBeInTheDocument();
+    expect(within(second).getByText(GENERATION_FAILURES.contentPolicy)).toBeInTheDocument();
+    expect(within(third).getByText(GENERATION_FAILURES.failed)).toBeInTheDocument();
+    for (const card of [first, second, third, fourth]) {
+      expect(within(card).getByText(GENERATION_TEXTS.refunded)).toBeInTheDocument();
+      expect(within(card).getByText('Не списано')).toBeInTheDocument();
+      expect(within(card).queryByText(/медиа токена/)).toBeNull();
+    }
+    expect(within(first).queryByRole('link', { name: 'Скачать' })).toBeNull();
   });
 
   it('a run still queued or running updates by itself until it is done', async () => {
@@ -214,7 +218,7 @@ describe('AiHistory: actions', () => {
 });
 
 describe('AiHistory: kinds', () => {
-  it('«Тексты» (?type=text) lists text runs: the text clamped on the card, full in the dialog, and «Копировать»', async () => {
+  it('«Тексты» (?type=text) lists text runs: the text’s beginning on the card, all of it in the dialog — Markdown drawn as the chat draws it — and «Копировать»', async () => {
     window.history.replaceState(null, '', '/ai-history?type=text');
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -225,7 +229,13 @@ describe('AiHistory: kinds', () => {
     expect(within(screen.getByRole('navigation', { name: 'Тип генераций' })).getByRole('link', { name: 'Тексты' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: /Создать текст/ })).toHaveAttribute('href', '/ai-products?type=text');
     expect(within(post).getByText('120 слов')).toBeInTheDocument();
-    expect(screen.getAllByText(/^1\s201 слово$/)).toHaveLength(2);
+    // The card's text is Markdown drawn (its renderer fetched when a text shows), no raw marks.
+    expect((await within(post).findByText('Мы открылись!')).tagName).toBe('STRONG');
+    expect(within(post).getByText('каждый день').tagName).toBe('EM');
+    expect(within(post).getByText('свежая обжарка;').tagName).toBe('LI');
+    expect(post.textContent).not.toMatch(/\*\*|_каждый день_/);
+    // Held by the running run; the failed one gave it back.
+    expect(screen.getAllByText(/^1\s201 слово$/)).toHaveLength(1);
     await userEvent.click(within(post).getByRole('button', { name: 'Копировать' }));
     expect(writeText).toHaveBeenCalledWith(TEXT_RUNS[0]?.text);
     expect(await within(post).findByRole('button', { name: 'Скопировано' })).toBeInTheDocument();
@@ -233,6 +243,8 @@ describe('AiHistory: kinds', () => {
     await userEvent.click(within(post).getByRole('button', { name: 'Открыть' }));
     const dialog = await screen.findByRole('dialog', { name: 'Пост для соцсетей' });
     expect(dialog.textContent).toContain('Первым ста гостям — капучино в подарок.');
+    expect(within(dialog).getByText('Мы открылись!').tagName).toBe('STRONG');
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['свежая обжарка;', 'десерты собственного приготовления;', 'уютные места у окна.']);
     expect(within(dialog).getByRole('button', { name: 'Скопировано' })).toBeInTheDocument();
   });
 

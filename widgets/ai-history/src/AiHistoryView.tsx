@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import { GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
 import { Alert, Button, EmptyState, LoadError, MediaIcon, Pagination, Spinner, WordsIcon, formatDate, preloadDialogKit, type LoadState } from '@app/kit';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { RunViewer } from './RunViewer.tsx';
 import { clampProgress, costLabel, createUrl, failureReason, isActive, statusLabel } from './run-utils.ts';
 import { HISTORY_TABS, KIND_TEXTS, TEXTS, type HistoryKind } from './texts.ts';
@@ -31,11 +32,13 @@ const BADGE_TONES: Record<Generation['status'], string> = { queued: 'muted', run
 
 const copyText = (note: CopyNote | null, id: number) => (note?.id === id ? (note.ok ? TEXTS.copied : TEXTS.copyFailed) : TEXTS.copy);
 
-function Cost({ cost }: { cost: Generation['cost'] }) {
+/** What a run cost; a failed or cancelled one cost nothing (its held price came back). */
+function Cost({ run }: { run: Generation }) {
+  if (run.refunded) return <span className="gen-card__cost gen-card__cost--free">{TEXTS.notCharged}</span>;
   return (
     <span className="token-amount gen-card__cost">
-      {cost.wallet === 'media' ? <MediaIcon /> : <WordsIcon />}
-      {costLabel(cost)}
+      {run.cost.wallet === 'media' ? <MediaIcon /> : <WordsIcon />}
+      {costLabel(run.cost)}
     </span>
   );
 }
@@ -66,10 +69,14 @@ function Placeholder({ run }: { run: Generation }) {
 function Preview({ run, onOpen }: { run: Generation; onOpen: AiHistoryViewProps['onOpen'] }) {
   const first = run.outputs[0];
   if (run.status === 'succeeded' && run.text !== null && !first) {
+    // The text's beginning as the full view draws it (Markdown); the button over it opens the whole text.
     return (
-      <button type="button" className="gen-card__text" onClick={() => onOpen({ run, output: 0 })} onPointerEnter={preloadDialogKit} onFocus={preloadDialogKit} aria-label={`${TEXTS.open}: ${run.product}`}>
-        <span className="gen-card__text-clamp">{run.text}</span>
-      </button>
+      <div className="gen-card__excerpt">
+        <div className="gen-card__excerpt-clamp" inert>
+          <LazyMarkdown text={run.text} />
+        </div>
+        <button type="button" className="gen-card__excerpt-open" onClick={() => onOpen({ run, output: 0 })} onPointerEnter={preloadDialogKit} onFocus={preloadDialogKit} aria-label={`${TEXTS.open}: ${run.product}`} />
+      </div>
     );
   }
   if (run.status !== 'succeeded' || !first) return <Placeholder run={run} />;
@@ -112,7 +119,7 @@ function RunCard({ run, cancelling, error, copied, onCancel, onOpen, onCopy }: {
         {run.refunded && <p className="gen-card__refund">{GENERATION_TEXTS.refunded}</p>}
         <div className="gen-card__meta">
           <time dateTime={run.created_at}>{formatDate(run.created_at)}</time>
-          <Cost cost={run.cost} />
+          <Cost run={run} />
         </div>
         {error && <Alert>{error}</Alert>}
         {(run.status === 'queued' || run.status === 'succeeded') && (

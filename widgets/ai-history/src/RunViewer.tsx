@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import type { Generation } from '@app/contracts/generation';
 import { Button, LazyDialog, formatDate } from '@app/kit';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import type { OpenResult } from './types.ts';
 import { costLabel } from './run-utils.ts';
 import { KIND_TEXTS, TEXTS } from './texts.ts';
 
 function Result({ run, output }: { run: Generation; output: Generation['outputs'][number] | undefined }) {
-  if (!output) return <div className="gen-viewer__text">{run.text}</div>;
+  if (!output) return <LazyMarkdown className="gen-viewer__text" text={run.text ?? ''} />;
   if (output.kind === 'video') return <video className="gen-viewer__media" src={output.url} controls autoPlay loop muted playsInline />;
   return <img className="gen-viewer__media" src={output.url} alt={run.prompt || run.product} />;
 }

@@ -1,4 +1,7 @@
-import type { Generation } from '@app/contracts/generation';
+import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
+
+/** What the server says of a run that failed for `cause`. */
+const failure = (cause: keyof typeof GENERATION_FAILURES) => `${GENERATION_FAILURES[cause]}. ${GENERATION_TEXTS.refunded}`;
 
 const at = (minutes: number) => new Date(Date.UTC(2025, 4, 20, 12, 0) - minutes * 60_000).toISOString();
 
@@ -37,7 +40,9 @@ export const run = (over: Partial<Generation> = {}): Generation => ({
 export const QUEUED = run({ id: 11, status: 'queued', progress: 0, outputs: [], finished_at: null, created_at: at(1), prompt: 'Кот-астронавт в открытом космосе, фотореализм', cost: { wallet: 'media', amount: 2.5 } });
 export const RUNNING = run({ id: 12, status: 'running', progress: 40, outputs: [], finished_at: null, created_at: at(2), prompt: 'Горное озеро на рассвете, туман над водой' });
 export const SUCCEEDED = run({ id: 13, created_at: at(10) });
-export const FAILED = run({ id: 14, status: 'failed', progress: 0, outputs: [], refunded: true, error: 'Не удалось выполнить генерацию. Токены возвращены на баланс', created_at: at(60), prompt: 'Город будущего ночью, неоновые вывески' });
+export const FAILED = run({ id: 14, status: 'failed', progress: 0, outputs: [], refunded: true, error: failure('notConfigured'), created_at: at(60), prompt: 'Город будущего ночью, неоновые вывески' });
+/** Refused by the provider's rules on content. */
+export const REFUSED = run({ id: 19, status: 'failed', progress: 0, outputs: [], refunded: true, error: failure('contentPolicy'), created_at: at(70), prompt: 'Что-то, что модель рисовать отказалась' });
 export const CANCELLED = run({ id: 15, status: 'cancelled', progress: 0, outputs: [], refunded: true, created_at: at(90), prompt: 'Портрет девушки в стиле ренессанса' });
 export const SEVERAL = run({
   id: 16,
@@ -66,18 +71,21 @@ export const VIDEO_RUNS: Generation[] = [
   run({ id: 22, product: 'Видео по описанию', variant: 'video', model: 'Демо-видео', outputs: [output(220, 'data:video/mp4;base64,', 'video')], prompt: 'Снег падает на ночной город', cost: { wallet: 'media', amount: 6 }, created_at: at(50) }),
 ];
 
+/** A model's answer: Markdown (bold, italics, a list), as text models write. */
 export const POST_TEXT = [
-  '☕ Мы открылись! Новая кофейня в самом центре города ждёт вас каждый день с 8:00.',
+  '☕ **Мы открылись!** Новая кофейня в самом центре города ждёт вас _каждый день_ с 8:00.',
   '',
-  'Свежая обжарка, десерты собственного приготовления и уютные места у окна. Первым ста гостям — капучино в подарок.',
+  '- свежая обжарка;',
+  '- десерты собственного приготовления;',
+  '- уютные места у окна.',
   '',
-  'Приходите знакомиться и приводите друзей — отметьте нас в сторис! #кофейня #открытие',
+  'Первым ста гостям — капучино в подарок. Приходите знакомиться и приводите друзей — отметьте нас в сторис! #кофейня #открытие',
 ].join('\n');
 
 export const TEXT_RUNS: Generation[] = [
   run({ id: 31, product: 'Пост для соцсетей', variant: 'text_1', model: 'Демо-автор', outputs: [], text: POST_TEXT, prompt: 'Напиши пост для соцсетей на тему «Открытие кофейни». Тон: дружелюбный.', cost: { wallet: 'words', amount: 120 }, created_at: at(5) }),
   run({ id: 32, product: 'Описание товара', variant: 'text_1', model: 'Демо-автор', status: 'running', progress: 0, outputs: [], text: null, finished_at: null, prompt: 'Составь продающее описание товара «Термокружка 450 мл».', cost: { wallet: 'words', amount: 1201 }, created_at: at(1) }),
-  run({ id: 33, product: 'Описание товара', variant: 'text_1', model: 'Демо-автор', status: 'failed', progress: 0, outputs: [], text: null, refunded: true, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс', prompt: 'Составь продающее описание товара «Рюкзак».', cost: { wallet: 'words', amount: 1201 }, created_at: at(80) }),
+  run({ id: 33, product: 'Описание товара', variant: 'text_1', model: 'Демо-автор', status: 'failed', progress: 0, outputs: [], text: null, refunded: true, error: failure('timeout'), prompt: 'Составь продающее описание товара «Рюкзак».', cost: { wallet: 'words', amount: 1201 }, created_at: at(80) }),
 ];
 
 /** `n` finished image runs (a long history). */

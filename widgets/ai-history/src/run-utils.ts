@@ -1,4 +1,4 @@
-import { GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
+import { failureReason as failureWithoutRefund, type Generation } from '@app/contracts/generation';
 import { formatWords, mediaTokens, plural } from '@app/kit';
 import { STATUS_LABELS, type HistoryKind } from './texts.ts';
 
@@ -15,15 +15,8 @@ export const clampProgress = (progress: number): number => Math.min(100, Math.ma
 /** What a run costs (or held, or gave back): «2,5 медиа токена», «120 слов». */
 export const costLabel = (cost: Generation['cost']): string => (cost.wallet === 'media' ? mediaTokens(cost.amount) : `${formatWords(cost.amount)} ${plural(cost.amount, WORD_FORMS)}`);
 
-/**
- * Why a run failed, without the sentence about the tokens (the card says that on a line of its
- * own when they came back): «Не удалось выполнить генерацию. Токены возвращены на баланс» →
- * «Не удалось выполнить генерацию».
- */
-export function failureReason(run: Pick<Generation, 'error'>): string {
-  const reason = (run.error ?? '').replace(new RegExp(`[.\\s]*${GENERATION_TEXTS.refunded}[.\\s]*$`), '').trim();
-  return reason || GENERATION_TEXTS.failed;
-}
+/** Why a run failed, without the sentence about the tokens (the card says that on a line of its own when they came back). */
+export const failureReason = (run: Pick<Generation, 'error'>): string => failureWithoutRefund(run.error);
 
 /** Where «Создать» leads: the catalogue, on its video or text list for those kinds. */
 export function createUrl(productsUrl: string, kind: HistoryKind): string {

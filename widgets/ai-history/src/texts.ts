@@ -31,6 +31,8 @@ export const TEXTS = {
   close: 'Закрыть',
   prompt: 'Запрос',
   cancelled: 'Генерация отменена до запуска',
+  /** The cost of a failed or cancelled run: its held price came back. */
+  notCharged: 'Не списано',
   queuedHint: 'Ждёт своей очереди — отменить можно, пока она не началась',
   runningHint: 'Результат появится здесь автоматически',
   previous: 'Предыдущий результат',

@@ -5,7 +5,7 @@ import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { AiProducts } from './AiProducts.tsx';
 import type { ProductsApi, RunEvent, RunEventsFn } from './api.ts';
 import { fakeProductsApi, type FakeApiOptions } from './fake-api.ts';
-import { SUCCEEDED, TEXT_DONE, USER, run } from './fixtures.ts';
+import { REFUSED, SUCCEEDED, TEXT_DONE, USER, run } from './fixtures.ts';
 
 const PROPS = { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' };
 
@@ -173,17 +173,20 @@ describe('a product’s screen', () => {
     expect(screen.getByText('Токены возвращены на баланс')).toBeTruthy();
   });
 
-  it('a failed run says why and that its tokens came back', async () => {
+  it('a failed run says why and that its tokens came back, and shows no price: nothing was charged', async () => {
     const { events, user } = setup('/ai-products/img/1');
     await user.type(await screen.findByRole('textbox', { name: 'Описание' }), 'Маяк');
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
     await screen.findByRole('heading', { name: 'В очереди' });
-    await events.emit({ event: 'done', data: run({ status: 'failed', refunded: true, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' }) });
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Сервис генерации не ответил вовремя');
-    // The server's reason ends with the sentence about the tokens: it is said once.
-    expect(alert.textContent.match(/Токены возвращены на баланс/g)).toHaveLength(1);
+    expect(screen.getByText('Резерв: 1,0 медиа токена')).toBeTruthy();
+    await events.emit({ event: 'done', data: REFUSED });
+    expect((await screen.findByRole('alert')).textContent).toContain('Сервис генерации отклонил запрос по своим правилам о содержании');
+    // Once: the reason is shown without the server's sentence about the tokens, which has its own line.
     expect(screen.getByText('Токены возвращены на баланс')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).not.toMatch(/баланс.*баланс/);
+    const panel = document.querySelector('.gen-run') as HTMLElement;
+    expect(within(panel).getByText('Не списано')).toBeTruthy();
+    expect(within(panel).queryByText(/1,0 медиа/)).toBeNull();
   });
 
   it('too few tokens: the screen links to the plans and the packages', async () => {
@@ -239,7 +242,11 @@ describe('a product’s screen', () => {
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
     await screen.findByRole('heading', { name: 'В очереди' });
     await events.emit({ event: 'done', data: TEXT_DONE });
-    expect(screen.getByText(/Мы открываемся!/)).toBeTruthy();
+    // The model's Markdown drawn as the chat draws it (its renderer is fetched when the text shows), no raw marks.
+    expect((await screen.findByText('Мы открываемся!')).tagName).toBe('STRONG');
+    expect(screen.getByText('с понедельника').tagName).toBe('EM');
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['свежая обжарка;', 'домашняя выпечка;', 'уютные столики у окна.']);
+    expect(document.querySelector('.gen-text__body')?.textContent).not.toMatch(/\*\*|_с понедельника_/);
     expect(screen.getByText('Списано: 212 слов')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Копировать' }));
     expect(await navigator.clipboard.readText()).toBe(TEXT_DONE.text);

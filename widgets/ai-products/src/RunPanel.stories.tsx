@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { FAILED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
+import { FAILED, REFUSED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
 import { RunPanel, TooFewTokens } from './RunPanel.tsx';
 
 const noop = () => undefined;
@@ -33,6 +33,8 @@ export const TextReady: Story = { args: { run: TEXT_DONE } };
 export const FailedRefunded: Story = { args: { run: FAILED } };
 /** The server's reason carries the sentence about the tokens: the panel says it once, on its own line. */
 export const FailedTimeout: Story = { args: { run: run({ status: 'failed', refunded: true, error: 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' }) } };
+/** Refused by the provider's rules on content: why, and that nothing was charged. */
+export const FailedContentPolicy: Story = { args: { run: REFUSED } };
 export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
 export const TooFew: Story = {
   render: () => <TooFewTokens wallet="media" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import { GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
+import { GENERATION_TEXTS, failureReason, type Generation } from '@app/contracts/generation';
 import { Button, MediaIcon, WordsIcon } from '@app/kit';
-import { TEXTS, amountLabel, failureReason, isActive, statusLabel } from './texts.ts';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
+import { TEXTS, amountLabel, isActive, statusLabel } from './texts.ts';
 
 export interface RunPanelProps {
   run: Generation;
@@ -73,7 +74,7 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
           ))}
           {run.text !== null && (
             <div className="gen-text">
-              <div className="gen-text__body">{run.text}</div>
+              <LazyMarkdown className="gen-text__body" text={run.text} />
               <Button
                 variant="secondary"
                 onClick={() => {

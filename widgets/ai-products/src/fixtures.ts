@@ -1,5 +1,5 @@
 import type { User } from '@app/contracts/browser';
-import { VARIANT_INPUTS, type CatalogCategory, type CatalogProduct, type Generation, type ProductDetail, type ProductPrice, type ProductVariant } from '@app/contracts/generation';
+import { GENERATION_FAILURES, GENERATION_TEXTS, VARIANT_INPUTS, type CatalogCategory, type CatalogProduct, type Generation, type ProductDetail, type ProductPrice, type ProductVariant } from '@app/contracts/generation';
 
 /** A small picture (a gradient) for examples and results in stories and tests. */
 export const PICTURE_URL =
@@ -103,7 +103,8 @@ export function run(over: Partial<Generation> = {}): Generation {
 }
 
 export const SUCCEEDED = run({ status: 'succeeded', progress: 100, outputs: [{ id: 9, url: PICTURE_URL, download_url: PICTURE_URL, kind: 'image', mime: 'image/png' }], finished_at: at(0) });
-export const FAILED = run({ status: 'failed', progress: 40, refunded: true, error: 'Модель не ответила вовремя. Попробуйте ещё раз', finished_at: at(0) });
+export const FAILED = run({ status: 'failed', progress: 40, refunded: true, error: `${GENERATION_FAILURES.timeout}. ${GENERATION_TEXTS.refunded}`, finished_at: at(0) });
+export const REFUSED = run({ status: 'failed', progress: 0, refunded: true, error: `${GENERATION_FAILURES.contentPolicy}. ${GENERATION_TEXTS.refunded}`, finished_at: at(0) });
 export const TEXT_DONE = run({
   variant: 'text_1',
   product: 'Пост для соцсетей',
@@ -111,6 +112,7 @@ export const TEXT_DONE = run({
   status: 'succeeded',
   progress: 100,
   cost: { wallet: 'words', amount: 212 },
-  text: 'Мы открываемся! ☕\n\nНовая кофейня у метро ждёт вас с понедельника: свежая обжарка, домашняя выпечка и уютные столики у окна.\n\nПриходите на открытие — первая чашка за наш счёт!',
+  // Markdown, as text models answer.
+  text: '**Мы открываемся!** ☕\n\nНовая кофейня у метро ждёт вас _с понедельника_:\n\n- свежая обжарка;\n- домашняя выпечка;\n- уютные столики у окна.\n\nПриходите на открытие — первая чашка за наш счёт!',
   finished_at: at(0),
 });

@@ -1,5 +1,4 @@
 import { mediaTokens, roundUpFigure, upTo, wordsAmount } from '@app/kit';
-import { GENERATION_TEXTS } from '@app/contracts/generation';
 import type { Generation, ProductPrice, ProductVariant } from '@app/contracts/generation';
 
 export const TEXTS = {
@@ -81,16 +80,6 @@ export function amountLabel(wallet: 'words' | 'media', amount: number): string {
  * and is charged what the model counted.
  */
 export const priceLabel = (price: ProductPrice) => (price.up_to ? upTo(price.wallet, roundUpFigure(price.amount)) : amountLabel(price.wallet, price.amount));
-
-/**
- * Why a run failed, without the sentence about its tokens, which the panel says on a line of its
- * own when they came back: «Не удалось выполнить генерацию. Токены возвращены на баланс» →
- * «Не удалось выполнить генерацию».
- */
-export function failureReason(error: string | null): string {
-  const reason = (error ?? '').replace(new RegExp(`[.\\s]*${GENERATION_TEXTS.refunded}[.\\s]*$`), '').trim();
-  return reason || GENERATION_TEXTS.failed;
-}
 
 /** A run's status in a few words. */
 export function statusLabel(run: Pick<Generation, 'status' | 'progress'>): string {

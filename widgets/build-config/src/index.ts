@@ -48,20 +48,29 @@ function manifestEntry(name: string): Plugin {
 }
 
 /**
+ * The kit's Markdown renderer (`@app/kit/markdown`, in the widgets that draw a model's text):
+ * mdast-util-to-hast imports the `@ungap/structured-clone` polyfill (≈3 KB), which only hands
+ * over to the browser's own `structuredClone` — every browser the build targets has it.
+ */
+const MARKDOWN_ALIAS = { '@ungap/structured-clone': path.join(import.meta.dirname, '..', '..', 'kit', 'src', 'markdown', 'structured-clone.ts') };
+
+/**
  * The whole vite config of a widget: one ES module (`remoteEntry.js`, exporting `mount`) served
  * by the server under `/widgets/<name>/`, with React, the query client, the kit and the
  * contracts supplied by the host page (`HOST_MODULES`). `vite dev` serves the same module from
  * `src/mount.tsx`, hot-reloaded inside the real pages. `alias` replaces a bundled module with a
- * file of the widget (e.g. a polyfill every target browser has built in), in build and dev alike.
+ * file of the widget (e.g. a polyfill every target browser has built in), in build and dev alike;
+ * the Markdown renderer's polyfill is always replaced (`MARKDOWN_ALIAS`).
  */
 export function widgetConfig(opts: { name: string; root: string; devPort?: number; alias?: Record<string, string> }): UserConfig {
   const hostNames: string[] = [...HOST_MODULES.eager, ...HOST_MODULES.lazy];
+  const alias = { ...MARKDOWN_ALIAS, ...opts.alias };
   return defineConfig({
     root: opts.root,
     base: `/widgets/${opts.name}/`,
     logLevel: 'warn',
     plugins: [react(), hostImports(), manifestEntry(opts.name)],
-    resolve: opts.alias ? { alias: opts.alias } : undefined,
+    resolve: { alias },
     // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
     // dependency would carry a React of its own.
     optimizeDeps: { noDiscovery: true, include: [], exclude: hostNames },

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent
 import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
 import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords, preloadDialogKit, upTo, wordsAmount } from '@app/kit';
 import { cutTitle, type ModelChoice } from './chat-utils.ts';
-import { Markdown } from './Markdown.tsx';
+import { Markdown } from '@app/kit/markdown';
 import { DeleteDialog, RenameDialog } from './dialogs.tsx';
 import { EXAMPLES, TEXTS } from './texts.ts';
 import type { Attachment, ChatDialog, ChatEntry, ChatListState, ComposerState, Conversation, ShownMessage } from './types.ts';

@@ -35,6 +35,7 @@ export function listGenerations(db: Executor, opts: { q: string; status?: Genera
           'g.cost',
           sql<string>`left(g.prompt, ${PROMPT_CHARS})`.as('prompt'),
           'g.error',
+          'g.error_detail',
           'g.created_at',
           'g.finished_at',
           sql<(string | number)[]>`coalesce((select array_agg(f.file_id order by f.position) from generation_files f where f.generation_id = g.id and f.role = 'output'), '{}')`.as('outputs'),

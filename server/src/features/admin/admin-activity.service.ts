@@ -25,6 +25,7 @@ export async function adminGenerations(ctx: AppContext, query: Parameters<typeof
       cost: g.wallet === 'media' ? mediaToWire(g.cost) : g.cost,
       prompt: g.prompt,
       error: g.error,
+      error_detail: g.error_detail,
       outputs: g.outputs.map(Number),
       created_at: g.created_at.toISOString(),
       finished_at: iso(g.finished_at),

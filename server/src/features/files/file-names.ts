@@ -31,6 +31,41 @@ export function sanitizeFileName(name: string | undefined): string {
   return chars.slice(0, FILE_NAME_MAX_LENGTH - ext.length).join('').trimEnd() + ext;
 }
 
+/** Name extensions of the types the service keeps (users' pictures, results, examples), the usual one first. */
+const EXTENSIONS: Record<string, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg', 'jpe', 'jfif'],
+  'image/webp': ['webp'],
+  'image/gif': ['gif'],
+  'image/avif': ['avif'],
+  'image/svg+xml': ['svg'],
+  'video/mp4': ['mp4', 'm4v'],
+  'video/webm': ['webm'],
+  'video/quicktime': ['mov'],
+  'application/pdf': ['pdf'],
+  'text/plain': ['txt'],
+};
+
+const extensionsOf = (contentType: string): readonly string[] => EXTENSIONS[contentType.split(';')[0]?.trim().toLowerCase() ?? ''] ?? [];
+
+/** The usual name extension of a content type (`image/jpeg` → `jpg`), without the dot; null for a type it does not know. */
+export function extensionFor(contentType: string): string | null {
+  return extensionsOf(contentType)[0] ?? null;
+}
+
+/**
+ * The name a file is served under: its kept name, with its type's extension added when the name
+ * does not already end in one of that type's (`result-3-1` of a PNG → `result-3-1.png`,
+ * `photo.jpeg` of a JPEG stays), so a download opens with the right program whatever name was
+ * stored — names kept before results got extensions too. Unknown types keep the name.
+ */
+export function downloadName(name: string, contentType: string): string {
+  const known = extensionsOf(contentType);
+  const current = /\.([^.\s]{1,16})$/.exec(name)?.[1]?.toLowerCase();
+  if (!known[0] || (current !== undefined && known.includes(current))) return name;
+  return sanitizeFileName(`${name}.${known[0]}`);
+}
+
 /** RFC 5987 `ext-value` characters: `encodeURIComponent` leaves `'()*` as they are, which that grammar does not allow. */
 const encodeExtValue = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { mountRoute } from '../../lib/routes.ts';
 import { RangeNotSatisfiableError, type ByteRange, type Storage } from '../../storage/storage.ts';
 import { parseRange } from './byte-range.ts';
-import { contentDisposition } from './file-names.ts';
+import { contentDisposition, downloadName } from './file-names.ts';
 import { findReadableFile } from './files.service.ts';
 import type { FileRow } from './files.table.ts';
 
@@ -41,7 +41,8 @@ function refuseRange(reply: FastifyReply, size: number): never {
 
 /**
  * Answers a stored file: its bytes with its own type, an ETag (304 on a match), a single Range,
- * inline or as a download, under a CSP that runs nothing; HEAD without opening the blob.
+ * inline or as a download named with its type's extension, under a CSP that runs nothing; HEAD
+ * without opening the blob.
  */
 export async function serveFile(storage: Storage, req: FastifyRequest, reply: FastifyReply, file: FileRow, opts: { download?: boolean; cacheControl?: string } = {}): Promise<FastifyReply> {
   const etag = etagOf(file);
@@ -63,7 +64,7 @@ export async function serveFile(storage: Storage, req: FastifyRequest, reply: Fa
     void reply.headers({
       ...fileHeaders,
       'content-type': file.content_type,
-      'content-disposition': contentDisposition(opts.download ? 'attachment' : 'inline', file.original_name),
+      'content-disposition': contentDisposition(opts.download ? 'attachment' : 'inline', downloadName(file.original_name, file.content_type)),
       'content-length': String(end - start + 1),
     });
     if (served) void reply.code(206).header('content-range', `bytes ${String(start)}-${String(end)}/${String(size)}`);

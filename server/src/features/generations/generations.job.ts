@@ -1,9 +1,8 @@
 import { buffer } from 'node:stream/consumers';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { GENERATION_TEXTS } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { defineJob, type JobRun } from '../../jobs/job.ts';
+import { pause } from '../../lib/pause.ts';
 import { firstChars, storable } from '../../lib/text.ts';
 import type { ConnectionRef } from '../../providers/registry.ts';
 import {
@@ -17,10 +16,12 @@ import {
   type PredictionProvider,
 } from '../../providers/types.ts';
 import { readModelSetting, chooseParam } from '../ai/model-setting.ts';
+import { extensionFor } from '../files/file-names.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
 import { webhookUrl } from './replicate-webhook-url.ts';
+import { failureText } from './generation-failure.ts';
 import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
@@ -55,7 +56,7 @@ const paramOf = (run: Run) => {
 
 /** The provider connection of a run's model; a run whose model or connection is gone cannot run. */
 export function connectionOf(run: Run): ConnectionRef {
-  if (!run.connection_id || !run.protocol || !run.provider_model) throw new ProviderError('bad_request', `generation ${String(run.id)}: its model is gone`);
+  if (!run.connection_id || !run.protocol || !run.provider_model) throw new ProviderError('bad_request', `generation ${String(run.id)}: its model is gone`, { misconfigured: true });
   return {
     id: run.connection_id,
     name: run.connection_name ?? '',
@@ -74,12 +75,9 @@ export function connectionOf(run: Run): ConnectionRef {
 const webhookUrlFor = (ctx: AppContext, connection: ConnectionRef, runId: number) =>
   connection.protocol === 'replicate' && ctx.config.replicate.webhookSecret ? webhookUrl(ctx, runId) : undefined;
 
-const pause = async (ms: number, signal: AbortSignal) => {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch {
-    throw new ProviderError('timeout', 'generation: the job ran out of time');
-  }
+/** Waits between polls; the job's time running out (or its queue stopping) ends the wait as a timeout. */
+const waitToPoll = async (ms: number, signal: AbortSignal) => {
+  if (!(await pause(ms, signal))) throw new ProviderError('timeout', 'generation: the job ran out of time');
 };
 
 /**
@@ -87,7 +85,9 @@ const pause = async (ms: number, signal: AbortSignal) => {
  * provider — a failure that is not retried. The poller and the webhook both end runs through this.
  */
 export async function predictionOutcome(predictions: PredictionProvider, prediction: Prediction, cost: number, signal?: AbortSignal): Promise<Produced> {
-  if (prediction.status !== 'succeeded') throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`);
+  if (prediction.status !== 'succeeded') {
+    throw new ProviderError('bad_request', `prediction ${prediction.id} ${prediction.status}: ${prediction.error ?? ''}`, prediction.error ? { providerMessage: prediction.error } : {});
+  }
   const files = [];
   for (const url of prediction.output) files.push(await predictions.download(url, { maxBytes: MAX_OUTPUT_BYTES, ...(signal ? { signal } : {}) }));
   return { files, text: null, cost };
@@ -117,7 +117,7 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
   }
   const pollMs = webhook ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
   while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
-    await pause(pollMs, signal);
+    await waitToPoll(pollMs, signal);
     if (!(await isRunning(ctx.db, run.id))) return null;
     prediction = await predictions.get(prediction.id, { signal });
     if (prediction.progress !== undefined) onProgress({ step: Math.round(prediction.progress * 100), totalSteps: 100 });
@@ -127,6 +127,8 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
 
 async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<Produced | null> {
   const connection = connectionOf(run);
+  // Switched off after the run was queued: an admin stopped using it.
+  if (run.connection_active === false) throw new ProviderError('bad_request', `connection ${connection.name} is switched off`, { misconfigured: true });
   const model = run.provider_model ?? '';
   const param = chooseParam(readModelSetting(run.setting), paramOf(run)) ?? undefined;
   let last = 0;
@@ -184,11 +186,22 @@ async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<
   return { files: result.images, text: null, cost: run.cost };
 }
 
-/** A failure the user sees: why, in Russian, and that the tokens came back. */
-const userError = (err: unknown) =>
-  err instanceof ProviderError && err.kind === 'timeout' ? 'Сервис генерации не ответил вовремя. Токены возвращены на баланс' : `${GENERATION_TEXTS.failed}. ${GENERATION_TEXTS.refunded}`;
+/** The provider's words for admins (and the log), with every provider key masked should a provider have echoed one. */
+const detailOf = (err: unknown, keys: Readonly<Record<string, string>> = {}) => {
+  let text = err instanceof Error ? err.message : String(err);
+  for (const key of Object.values(keys)) if (key.length >= 8) text = text.split(key).join('***');
+  return storable(firstChars(text, 2000));
+};
 
-const detailOf = (err: unknown) => storable(firstChars(err instanceof Error ? err.message : String(err), 2000));
+/**
+ * What an output is called when it is downloaded: the product, the run and the output's place,
+ * with its type's extension — «Картинка по описанию 3-1.png» (slashes of a product's name would
+ * read as folders; the rest is sanitised when the file is saved).
+ */
+export function resultFileName(productName: string, runId: number, position: number, mime: string): string {
+  const ext = extensionFor(mime);
+  return `${productName.replace(/[/\\]+/g, ' ').trim() || 'Результат'} ${String(runId)}-${String(position + 1)}${ext ? `.${ext}` : ''}`;
+}
 
 /**
  * Ends a running run as succeeded: its outputs stored and its hold settled at `produced.cost`, in
@@ -196,12 +209,12 @@ const detailOf = (err: unknown) => storable(firstChars(err instanceof Error ? er
  * at once (a poll and a webhook) the second waits for the first's row lock, then finds it ended
  * and stores nothing. Answers whether this call ended it.
  */
-export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'>, produced: Produced): Promise<boolean> {
+export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'> & Partial<Pick<Run, 'product_name'>>, produced: Produced): Promise<boolean> {
   return storeFiles(ctx.db, ctx.storage, async (tx, save) => {
     const ended = await finishRun(tx, run.id, ['running'], { status: 'succeeded', cost: produced.cost, error: null, text: produced.text });
     if (!ended) return false;
     for (const [position, file] of produced.files.entries()) {
-      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: `result-${String(run.id)}-${String(position + 1)}` });
+      const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: resultFileName(run.product_name ?? '', run.id, position, file.mime) });
       await tx.insertInto('generation_files').values({ generation_id: run.id, file_id: stored.id, role: 'output', position }).execute();
     }
     if (ended.hold_id !== null) await settleHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet }, produced.cost);
@@ -209,11 +222,15 @@ export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_i
   });
 }
 
-/** Ends a run still queued or running as failed with why (Russian for the user, the provider's words for admins) and releases its hold. Answers whether this call ended it. */
+/**
+ * Ends a run still queued or running as failed with why — for the user in Russian by its cause
+ * (`generationFailure`), for admins the provider's own words — and releases its hold. Answers
+ * whether this call ended it.
+ */
 export async function failRun(ctx: AppContext, id: number, err: unknown): Promise<boolean> {
   ctx.log.warn({ err, generationId: id }, 'generation failed');
   return ctx.db.transaction().execute(async (tx) => {
-    const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: userError(err), errorDetail: detailOf(err) });
+    const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: failureText(err), errorDetail: detailOf(err, ctx.config.providerKeys) });
     if (ended?.hold_id != null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
     return ended !== undefined;
   });
@@ -242,7 +259,7 @@ export async function runGeneration(ctx: AppContext, id: number, job: JobRun): P
   } catch (err) {
     const retryable = (err instanceof ProviderError && err.retryable) || job.signal.aborted;
     if (retryable && job.attempt <= GENERATION_RETRIES) {
-      await noteAttemptError(ctx.db, id, detailOf(err));
+      await noteAttemptError(ctx.db, id, detailOf(err, ctx.config.providerKeys));
       throw err;
     }
     await failRun(ctx, id, err);

@@ -61,6 +61,7 @@ export const runOf = (db: Executor, id: number) =>
     .select([
       'g.id',
       'g.user_id',
+      'g.product_name',
       'g.variant',
       'g.status',
       'g.prompt',
@@ -80,6 +81,7 @@ export const runOf = (db: Executor, id: number) =>
       'c.base_url',
       'c.api_key_env',
       'c.timeout_seconds',
+      'c.active as connection_active',
       'c.updated_at as connection_updated_at',
     ])
     .where('g.id', '=', id)

@@ -90,12 +90,13 @@ export async function restyle(images: Buffer[], o: DemoImageOptions, width: numb
 }
 
 /**
- * Inpainting: the pixels where the mask is fully transparent are repainted (the scene over the
- * image at 75 % with the caption), every other pixel is the input's, unchanged. The result has
- * the input's size (scaled to fit {@link DEMO_MAX_SIDE} first when larger); the mask must have
+ * Inpainting at `width`×`height` (the size asked for and paid for, as OpenAI's edits answer): the
+ * image and the mask are scaled (cropped to fill, as `restyle` does) to that size the same way,
+ * then the pixels where the mask is fully transparent are repainted (the scene over the image at
+ * 75 % with the caption) and every other pixel is the scaled input's, unchanged. The mask must have
  * the same size as the input.
  */
-export async function inpaint(images: Buffer[], mask: Buffer, o: DemoImageOptions): Promise<GeneratedImage> {
+export async function inpaint(images: Buffer[], mask: Buffer, o: DemoImageOptions, width: number, height: number): Promise<GeneratedImage> {
   const [first, reference] = images;
   if (!first) throw new ProviderError('bad_request', 'demo: no image to edit');
   const input = await decode(first, 'the image');
@@ -103,12 +104,10 @@ export async function inpaint(images: Buffer[], mask: Buffer, o: DemoImageOption
   if (maskInput.width !== input.width || maskInput.height !== input.height) {
     throw new ProviderError('bad_request', `demo: the mask is ${maskInput.width}×${maskInput.height}, the image ${input.width}×${input.height}`);
   }
-  const scale = Math.min(1, DEMO_MAX_SIDE / Math.max(input.width, input.height));
-  const width = Math.round(input.width * scale);
-  const height = Math.round(input.height * scale);
   const raw = { raw: { width, height, channels: 4 as const } };
-  const base = await input.image.resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
-  const alpha = await maskInput.image.resize(width, height, { fit: 'fill', kernel: 'nearest' }).ensureAlpha().extractChannel(3).raw().toBuffer();
+  const base = await input.image.resize(width, height, { fit: 'cover' }).ensureAlpha().raw().toBuffer();
+  // Nearest neighbour: a painted pixel stays fully transparent, an unpainted one opaque.
+  const alpha = await maskInput.image.resize(width, height, { fit: 'cover', kernel: 'nearest' }).ensureAlpha().extractChannel(3).raw().toBuffer();
   const tint = reference ? await dominant(reference) : null;
   const caption = await captionLayer(o.prompt, width, height, o.label);
   const layers: OverlayOptions[] = [{ input: await renderScene(o, width, height, { tint, opacity: 0.75 }) }, ...(caption ? [{ input: caption }] : [])];

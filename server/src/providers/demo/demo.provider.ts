@@ -171,7 +171,7 @@ export class DemoProvider implements ChatProvider, ImageProvider, PredictionProv
     if (req.images.length === 0) throw new ProviderError('bad_request', 'demo: no image to edit');
     const { width, height } = parseSize(req.size);
     const { mask } = req;
-    return this.images(req, (o) => (mask ? inpaint(req.images, mask, o) : restyle(req.images, o, width, height)));
+    return this.images(req, (o) => (mask ? inpaint(req.images, mask, o, width, height) : restyle(req.images, o, width, height)));
   }
 
   async create(req: CreatePredictionRequest): Promise<Prediction> {

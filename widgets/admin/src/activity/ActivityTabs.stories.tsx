@@ -27,6 +27,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const History: Story = {};
+/** Runs that failed (what the user read and the provider's words) and one being retried after a failed attempt. */
+export const HistoryFailures: Story = { args: { api: api({ generations: () => Promise.resolve({ data: GENERATIONS.filter((g) => g.error_detail !== null), last_page: 1 }) }) } };
 export const HistoryFailedOnly: Story = { args: { search: '?status=failed', api: api({ generations: () => Promise.resolve({ data: GENERATIONS.filter((g) => g.status === 'failed'), last_page: 1 }) }) } };
 export const HistoryLoading: Story = { args: { api: api({ generations: pending }) } };
 export const HistoryEmpty: Story = { args: { api: api({ generations: empty }) } };

@@ -54,14 +54,23 @@ describe('helpers', () => {
 });
 
 describe('История генераций', () => {
-  it('lists every user’s runs with their user, product, model, status, cost and the failure', async () => {
+  it('lists every user’s runs with their user, product, model, status, cost and the failure: what its user read and what the provider said', async () => {
     setup('/admin/history');
     const table = await screen.findByRole('table');
     await within(table).findByText('Рыжий кот в космическом шлеме, акварель');
-    const failed = within(table).getByText('Провайдер отклонил запрос: содержание нарушает правила').closest('tr') as HTMLElement;
+    const row = (text: string) => within(table).getByText(text).closest('tr') as HTMLElement;
+    const failed = row('Волны разбиваются о скалы на закате');
     expect(within(failed).getByRole('link', { name: 'boris@example.ru' }).getAttribute('href')).toBe('/admin/users/40');
     expect(within(failed).getByText('Ошибка')).toBeTruthy();
     expect(within(failed).getByText('Kling 2.1 · Видео')).toBeTruthy();
+    expect(within(failed).getByText(/^Сервис генерации отклонил запрос по своим правилам о содержании/).textContent).toBe('Сервис генерации отклонил запрос по своим правилам о содержании. Измените описание или изображение и попробуйте снова');
+    expect(within(failed).getByText(/NSFW content detected/).textContent).toBe('Причина: prediction 8m4kq2 failed: NSFW content detected. Try running it again, or try a different prompt.');
+    // A failed or cancelled run charged nothing: no price in its cost.
+    expect(within(failed).getByText('не списано')).toBeTruthy();
+    expect(within(failed).queryByText('5,0 медиа')).toBeNull();
+    expect(within(row('Маяк в тумане')).getByText('не списано')).toBeTruthy();
+    // A run being retried after a failed attempt shows that attempt's error.
+    expect(within(row('Тема: открытие кофейни; тон: дружелюбный')).getByText(/Rate limit reached/).textContent).toBe('Повтор после ошибки: chat.completions gpt-4o-mini: HTTP 429 — Rate limit reached for requests');
     expect(within(table).getByText(/^1\s500 сл\.$/)).toBeTruthy();
     expect(within(table).getByText('12,5 медиа')).toBeTruthy();
   });
@@ -107,14 +116,20 @@ describe('История генераций', () => {
 });
 
 describe('Чат', () => {
-  it('lists every user’s chats; one opens read-only with its messages, line breaks kept, and closes', async () => {
+  it('lists every user’s chats; one opens read-only with its messages — the user’s line breaks kept, the model’s Markdown drawn — and closes', async () => {
     const { spied, user } = setup('/admin/chat_model');
     await user.click(await screen.findByRole('link', { name: 'План статьи о кофе' }));
     expect(window.location.search).toBe('?chat=12');
     const dialog = await screen.findByRole('dialog', { name: 'План статьи о кофе' });
     const messages = await within(dialog).findByRole('list', { name: 'Сообщения' });
     expect(messages.querySelectorAll('.admin-chat__message')).toHaveLength(4);
-    expect(within(messages).getByText(/1\. История кофе/).textContent).toBe('1. История кофе\n2. Сорта и обжарка\n3. Как заваривать дома');
+    expect(within(messages).getByText(/^Составь план/).textContent).toBe('Составь план статьи о кофе.\nТри раздела, коротко.');
+    // The model's answer as the chat draws it: bold, italics and a numbered list, no raw marks (its renderer is fetched on demand).
+    const answer = (await within(messages).findByText('План статьи')).closest('.admin-chat__answer') as HTMLElement;
+    expect(answer.querySelector('strong')?.textContent).toBe('План статьи');
+    expect(answer.querySelector('em')?.textContent).toBe('коротко');
+    expect([...answer.querySelectorAll('ol > li')].map((li) => li.textContent)).toEqual(['История кофе', 'Сорта и обжарка', 'Как заваривать дома']);
+    expect(answer.textContent).not.toMatch(/\*\*|_коротко_/);
     expect(within(messages).getByText('Провайдер не ответил за 60 с')).toBeTruthy();
     expect(within(messages).getByRole('img', { name: 'Вложение 904' }).getAttribute('src')).toBe('/api/new/files/904');
     expect(within(dialog).queryByRole('textbox')).toBeNull();

@@ -1,6 +1,7 @@
 import { useCallback, useId } from 'react';
 import { CHAT_SORTS, type AdminChat, type AdminChatDetail } from '@app/contracts/admin';
 import { Alert, Button, LazyDialog, LoadError, Skeleton, failureMessage, formatWords, queryState, useRouteQuery } from '@app/kit';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { AdminList, type Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { listHref, readListQuery, type ListQuery } from '../routes.ts';
@@ -55,7 +56,7 @@ export function ChatsTab({ api, search, navigate }: { api: AdminApi; search: str
   );
 }
 
-/** One chat read-only: who, when, and its messages as their user and the model wrote them. */
+/** One chat read-only: who, when, and its messages as their user and the model wrote them (the model's as the chat draws them: Markdown). */
 export function ChatWindow({ api, id, navigate, onClose }: { api: AdminApi; id: number; navigate: Navigate; onClose: () => void }) {
   const chat = useRouteQuery(api.chat, { params: { id } });
   const describedBy = useId();
@@ -104,7 +105,7 @@ function ChatView({ chat, navigate }: { chat: AdminChatDetail; navigate: Navigat
                   </span>
                 )}
               </p>
-              {m.text && <div className="admin-chat__text">{m.text}</div>}
+              {m.text && (m.role === 'assistant' ? <LazyMarkdown className="admin-chat__answer" text={m.text} /> : <div className="admin-chat__text">{m.text}</div>)}
               {m.error && <p className="admin-run__error">{m.error}</p>}
               {m.files.length > 0 && (
                 <ul className="admin-chat__files" aria-label="Вложения">

@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import { GENERATION_SORTS, GENERATION_STATUSES, type AdminGeneration } from '@app/contracts/admin';
+import { failureReason } from '@app/contracts/generation';
 import { Button, LazyDialog, preloadDialogKit, queryState, useRouteQuery } from '@app/kit';
 import { AdminList, type Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
@@ -14,12 +15,25 @@ const PATH = '/admin/history';
 type Status = (typeof GENERATION_STATUSES)[number];
 type Navigate = (href: string, options?: { replace?: boolean }) => void;
 
-/** A run's status as a badge, the provider's words when it failed, and the way to its outputs. */
+/** Where a run's provider error is shown: why it failed, or why the attempt before failed while it is retried. */
+const DETAIL_LABELS: Partial<Record<AdminGeneration['status'], string>> = { failed: 'Причина', queued: 'Повтор после ошибки', running: 'Повтор после ошибки' };
+
+/**
+ * A run's status as a badge; when it failed, what its user was told and what really happened (the
+ * provider's words), also while a failed attempt is being retried; and the way to its outputs.
+ */
 export function RunStatus({ run, onPreview }: { run: AdminGeneration; onPreview: (run: AdminGeneration) => void }) {
+  const detailLabel = run.error_detail ? DETAIL_LABELS[run.status] : undefined;
   return (
     <span className="admin-run__status">
       <span className={`admin-badge admin-badge--${run.status}`}>{statusLabel(run.status)}</span>
-      {run.error && <span className="admin-run__error">{run.error}</span>}
+      {/* What its user read, less the sentence about the tokens: the cost column says nothing was charged. */}
+      {run.error && <span className="admin-run__error">{failureReason(run.error)}</span>}
+      {detailLabel && (
+        <span className="admin-run__detail" title={run.error_detail ?? undefined}>
+          <span className="admin-run__detail-label">{detailLabel}:</span> {run.error_detail}
+        </span>
+      )}
       {run.outputs.length > 0 && (
         <Button variant="secondary" className="admin-run__open" onClick={() => onPreview(run)} onMouseEnter={preloadDialogKit} onFocus={preloadDialogKit}>
           Смотреть{run.outputs.length > 1 ? ` (${String(run.outputs.length)})` : ''}
@@ -53,7 +67,21 @@ export function generationColumns(navigate: Navigate, onPreview: (run: AdminGene
       ),
     },
     { key: 'status', label: 'Статус', render: (g) => <RunStatus run={g} onPreview={onPreview} /> },
-    { key: 'cost', label: 'Стоимость', sortable: true, numeric: true, render: (g) => <span className="admin-nowrap">{walletAmount(g.wallet, g.cost)}</span> },
+    {
+      key: 'cost',
+      label: 'Стоимость',
+      sortable: true,
+      numeric: true,
+      // A failed or cancelled run gave its held price back: nothing was charged.
+      render: (g) =>
+        g.status === 'failed' || g.status === 'cancelled' ? (
+          <span className="admin-nowrap admin-muted" title={`Резерв ${walletAmount(g.wallet, g.cost)} возвращён`}>
+            не списано
+          </span>
+        ) : (
+          <span className="admin-nowrap">{walletAmount(g.wallet, g.cost)}</span>
+        ),
+    },
   ];
 }
 

@@ -72,6 +72,10 @@ export const NewProvider: Story = at('tab14', { search: '?new=1' });
 export const ProviderTestAnswered: Story = {
   render: () => <TestOutcome result={{ ok: true, latency_ms: 412, model: 'gpt-4o-mini', answer: 'Связь есть. Я на месте и готов отвечать.', error: null }} />,
 };
+/** A model that answers in Markdown, drawn as the chat draws it. */
+export const ProviderTestAnsweredMarkdown: Story = {
+  render: () => <TestOutcome result={{ ok: true, latency_ms: 530, model: 'gpt-4o-mini', answer: 'Связь есть. _Я на месте_ и **готов** отвечать:\n\n- на вопросы;\n- по коду: `print("привет")`.', error: null }} />,
+};
 export const ProviderTestFailed: Story = {
   render: () => <TestOutcome result={{ ok: false, latency_ms: 230, model: 'gpt-4o-mini', answer: null, error: 'Провайдер не принял ключ из переменной OPENAI_API_KEY (HTTP 401): Incorrect API key provided' }} />,
 };

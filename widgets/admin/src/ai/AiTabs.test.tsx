@@ -289,6 +289,12 @@ describe('providers', () => {
     await user.click(within(check).getByRole('button', { name: 'Проверить' }));
     const outcome = await screen.findByRole('status', { name: 'Результат проверки' });
     expect(outcome.textContent).toBe('Связь есть · 42 мс · модель demoСвязь есть: демо-провайдер отвечает.');
+    // The answer is the model's own text: Markdown, drawn as the chat draws it.
+    spied.testProvider.mockResolvedValueOnce({ ok: true, latency_ms: 380, model: 'gpt-4o-mini', answer: 'Связь есть. _Я на месте_ и **готов** отвечать.', error: null });
+    await user.click(within(check).getByRole('button', { name: 'Проверить' }));
+    const italic = await within(screen.getByRole('status', { name: 'Результат проверки' })).findByText('Я на месте');
+    expect(italic.tagName).toBe('EM');
+    expect(screen.getByRole('status', { name: 'Результат проверки' }).textContent).toBe('Связь есть · 380 мс · модель gpt-4o-miniСвязь есть. Я на месте и готов отвечать.');
     expect(spied.testProvider).toHaveBeenCalledWith({ params: { id: 2 }, body: { model: 'gpt-4o-mini' } });
 
     spied.testProvider.mockResolvedValueOnce({ ok: false, latency_ms: 120, model: 'gpt-4o-mini', answer: null, error: 'Провайдер не принял ключ из переменной OPENAI_API_KEY (HTTP 401)' });

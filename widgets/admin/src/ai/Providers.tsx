@@ -1,6 +1,7 @@
 import { useId, useState, type SyntheticEvent } from 'react';
 import { AdminProviderCreateSchema, AdminProviderUpdateSchema, type AdminProvider, type ProviderTestResult } from '@app/contracts/admin';
 import { Alert, ApiError, Button, failureMessage, queryState, useRouteQuery } from '@app/kit';
+import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { routedClick } from '@app/kit/routing';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
@@ -188,7 +189,8 @@ export function TestOutcome({ result }: { result: ProviderTestResult }) {
       <p className="ai-test__head">
         <strong>{result.ok ? 'Связь есть' : 'Ошибка'}</strong> · {result.latency_ms} мс{result.model ? ` · модель ${result.model}` : ''}
       </p>
-      <p className="ai-test__text">{result.ok ? result.answer : result.error}</p>
+      {/* The model's answer as the chat would draw it (Markdown); a failure is our own plain sentence. */}
+      {result.ok ? <LazyMarkdown className="ai-test__answer" text={result.answer ?? ''} /> : <p className="ai-test__text">{result.error}</p>}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { Markdown } from './Markdown.tsx';
+import { LazyMarkdown } from '../lazy-markdown.tsx';
+import { Markdown } from './markdown.tsx';
 
 describe('Markdown answers', () => {
   it('renders GFM tables, task lists and strikethrough', () => {
@@ -44,5 +45,16 @@ describe('Markdown answers', () => {
     await user.click(within(block).getByRole('button', { name: 'Копировать код' }));
     expect(writeText).toHaveBeenCalledWith('print("привет")');
     expect(await within(block).findByRole('button', { name: 'Скопировано' })).toBeInTheDocument();
+  });
+});
+
+describe('LazyMarkdown (every screen but the chat)', () => {
+  it('draws the same Markdown once its chunk is fetched, inside the given class', async () => {
+    const { container } = render(<LazyMarkdown className="answer" text={'_Я на месте_ и **готов**:\n\n- раз\n- два'} />);
+    const box = container.querySelector('.answer') as HTMLElement;
+    expect(box.textContent).toContain('готов');
+    expect((await within(box).findByText('Я на месте')).tagName).toBe('EM');
+    expect(within(box).getByText('готов').tagName).toBe('STRONG');
+    expect(within(box).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['раз', 'два']);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Stands in for `@ungap/structured-clone` in the chat's build (`vite.config.ts`): mdast-util-to-hast
+ * Stands in for `@ungap/structured-clone` in every widget's build (`widgetConfig`), for those that
+ * hold the Markdown renderer: mdast-util-to-hast
  * imports that polyfill and calls it with one argument, which it hands to the browser's own
  * `structuredClone` when there is one — every browser the build targets has it (es2022).
  */

@@ -3,8 +3,9 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import { remarkGfmParse } from './remark-gfm-parse.ts';
 import { remarkSoftBreaks } from './remark-soft-breaks.ts';
-import { TEXTS } from './texts.ts';
 
+/** What a code block's button says. */
+const TEXTS = { copy: 'Копировать', copied: 'Скопировано' } as const;
 
 /** The text of a rendered node tree (a code block's children). */
 function textOf(node: ReactNode): string {
@@ -59,8 +60,11 @@ const remarkPlugins = [remarkGfmParse, remarkSoftBreaks];
 const rehypePlugins = [rehypeSanitize];
 
 /**
- * An answer as Markdown (GitHub flavour: tables, task lists, strikethrough, autolinks; no footnotes), sanitized (no raw
- * HTML, no script links). Memoized on its text: finished messages are parsed once.
+ * A model's answer as Markdown (GitHub flavour: tables, task lists, strikethrough, autolinks; no
+ * footnotes), sanitized (no raw HTML, no script links). Memoized on its text: a finished answer
+ * is parsed once. The chat bundles it (`@app/kit/markdown`: its answers are the page); the other
+ * widgets draw it through `LazyMarkdown` (`@app/kit/lazy-markdown`), which makes it a lazy chunk
+ * of their build, fetched the first time a text is shown.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
