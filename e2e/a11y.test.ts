@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import pino from 'pino';
@@ -8,7 +7,7 @@ import { PRODUCT_VARIANTS, type Generation } from '@app/contracts';
 import { call, finishedRun, multipart, newAdmin, newUser, notify, payFields, seedCatalog, startPayment, startRun, subscribe, type Catalog, type TestUser } from '@app/server/testing';
 import { seed } from '../server/src/db/seed.ts';
 import { credit } from '../server/src/features/wallet/wallet.queries.ts';
-import { openPage, setupE2E } from './support/index.ts';
+import { openPage, seriousViolations, setupE2E } from './support/index.ts';
 
 /*
  * Every server-rendered page, as a guest, a user and an admin sees it, at 1280 px and at 390 px,
@@ -20,23 +19,10 @@ import { openPage, setupE2E } from './support/index.ts';
 
 const e2e = setupE2E({ env: { DEMO_WORD_DELAY_MS: '0', DEMO_STEP_DELAY_MS: '0' } });
 const SHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-
-interface AxeNode {
-  target: string[];
-  failureSummary?: string;
-  html: string;
-}
-interface AxeViolation {
-  id: string;
-  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
-  help: string;
-  nodes: AxeNode[];
-}
 
 let catalog: Catalog;
 let user: TestUser;
@@ -100,18 +86,6 @@ async function settled(page: Page, url: string, widgets: boolean): Promise<void>
   else await page.goto(url);
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(`document.querySelectorAll('[data-loading], [aria-busy="true"]').length === 0`, undefined, { timeout: 15_000 });
-}
-
-/** axe-core's serious and critical violations on the page as it is now, one line each. */
-async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run({ resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.slice(0, 5).map((n) => `${label}: ${v.id} (${String(v.impact)}) ${v.help} — ${n.target.join(' ')} — ${n.html.slice(0, 120)} — ${(n.failureSummary ?? '').split('\n').slice(1).join(' ').trim()}`));
 }
 
 /** Opens each page in turn at the viewport and collects what axe finds. */
