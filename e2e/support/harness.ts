@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import { createTestApp, startCluster, type Cluster, type ClusterOptions, type TestApp, type TestAppOptions } from '@app/server/testing';
 import { launchBrowser } from './browser.ts';
@@ -18,12 +18,13 @@ export interface E2E {
   /**
    * A page in a fresh browser context (own cookies and storage) for the current test,
    * closed when the test ends; a failed test leaves a screenshot and the page's errors.
+   * `options` add to the context's (e.g. `bypassCSP` to inject a test tool's script).
    */
-  newPage(): Promise<Page>;
+  newPage(options?: BrowserContextOptions): Promise<Page>;
   /** `t.baseUrl` + path. */
   url(pathname: string): string;
   /** A fresh page signed in as `user`: the session cookie for the pages, the bearer token in storage for the widgets. */
-  signedInPage(user: { cookie: string; token: string }): Promise<Page>;
+  signedInPage(user: { cookie: string; token: string }, options?: BrowserContextOptions): Promise<Page>;
 }
 
 function assertFrontendBuilt(): void {
@@ -41,11 +42,11 @@ export interface PageMaker {
    * A page in a fresh browser context (own cookies and storage) for the current test,
    * closed when the test ends; a failed test leaves a screenshot and the page's errors.
    */
-  newPage: () => Promise<Page>;
+  newPage: (options?: BrowserContextOptions) => Promise<Page>;
   /** The base URL + path. */
   url: (pathname: string) => string;
   /** A fresh page signed in as `user`: the session cookie for the pages, the bearer token in storage for the widgets. */
-  signedInPage: (user: { cookie: string; token: string }) => Promise<Page>;
+  signedInPage: (user: { cookie: string; token: string }, options?: BrowserContextOptions) => Promise<Page>;
 }
 
 /** The page side of a harness over a browser and a base URL known once the file's `beforeAll` ran. */
@@ -55,15 +56,15 @@ export function pageMaker(getBrowser: () => Browser, getBaseUrl: () => string): 
       return getBrowser();
     },
     url: (pathname) => new URL(pathname, getBaseUrl()).toString(),
-    async signedInPage(user) {
-      const page = await maker.newPage();
+    async signedInPage(user, options) {
+      const page = await maker.newPage(options);
       await page.context().addCookies([{ name: 'session', value: user.cookie, url: getBaseUrl() }]);
       await page.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)});` });
       return page;
     },
-    async newPage() {
+    async newPage(options = {}) {
       const testName = expect.getState().currentTestName ?? 'test';
-      const context: BrowserContext = await getBrowser().newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 } });
+      const context: BrowserContext = await getBrowser().newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 }, ...options });
       // Generous: in `npm test` the server and widget projects share the two cores with the browser.
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();

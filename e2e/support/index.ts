@@ -1,3 +1,4 @@
 export * from './browser.ts';
 export * from './pages.ts';
 export * from './harness.ts';
+export * from './axe.ts';

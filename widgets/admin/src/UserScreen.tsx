@@ -139,7 +139,8 @@ function Section<T extends { id: number }>({ title, rows, head, empty, children,
       {rows.length === 0 ? (
         <p className="admin-muted">{empty}</p>
       ) : (
-        <div className="admin-table__wrap">
+        // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it.
+        <div className="admin-table__wrap" tabIndex={0} role="group" aria-label={title}>
           <table className="admin-table admin-table--compact">
             <thead>
               <tr>

@@ -592,6 +592,24 @@ describe('Chat: the list of chats', () => {
     expect(screen.getByRole('heading', { name: 'С чем помочь?' })).toBeInTheDocument();
   });
 
+  it('after a chat is deleted with the keyboard, the focus goes to the message field, not to the page', async () => {
+    let deleted = false;
+    const { api } = fakeApi({ list: (page) => ({ data: (deleted ? CHATS.slice(1) : CHATS)[page - 1] ? [(deleted ? CHATS.slice(1) : CHATS)[page - 1] as ChatListItem] : [], last_page: deleted ? 4 : 5 }) });
+    api.remove = fakeRoute(chatEndpoints.remove, () => {
+      deleted = true;
+      return { deleted: true as const };
+    });
+    renderChat(api);
+    const remove = await screen.findByRole('button', { name: 'Удалить чат «План статьи о здоров…»' });
+    remove.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Удалить чат?' });
+    within(dialog).getByRole('button', { name: 'Удалить' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Сообщение' })).toHaveFocus());
+  });
+
   it('a delete that fails keeps the dialog open with the message', async () => {
     const { api } = fakeApi();
     api.remove = fakeRoute(chatEndpoints.remove, () => {

@@ -80,6 +80,8 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
   const [fresh, setFresh] = useState<ChatEntry | null>(null);
   const sent = useRef<{ text: string; attachments: Attachment[] } | null>(null);
   const [focusToken, setFocusToken] = useState(0);
+  /** A chat was deleted while its dialog was open: when the dialog closes, its button is gone. */
+  const deletedRef = useRef(false);
 
   const list = useChatList(api);
   const models = useRouteQuery(api.models);
@@ -237,7 +239,12 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
       onLoadMore={list.loadMore}
       onRetryList={list.retry}
       onRetryConversation={() => void messages.refetch()}
-      onDialog={setDialog}
+      onDialog={(next) => {
+        // The deleted chat's buttons are gone with it: the focus goes to the message field, not to the page.
+        if (next === null && deletedRef.current) setFocusToken((n) => n + 1);
+        deletedRef.current = false;
+        setDialog(next);
+      }}
       onRename={async (chat, title) => {
         const item = await api.rename({ params: { id: chat.id }, body: { title } });
         list.replace(item);
@@ -245,6 +252,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
       }}
       onDelete={async (chat) => {
         await api.remove({ params: { id: chat.id } });
+        deletedRef.current = true;
         if (chat.id === chatId) leave(null);
         if (fresh?.id === chat.id) setFresh(null);
         client.removeQueries({ queryKey: routeKey(api.messages.route, { params: { id: chat.id } }) });

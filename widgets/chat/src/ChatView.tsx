@@ -531,7 +531,8 @@ function ConversationView({ conversation, onRetry, onExample, footer }: { conver
   const last = messages.at(-1);
   const { ref, onScroll } = useStickToBottom(`${String(messages.length)}:${String(last?.text.length ?? 0)}:${conversation.status}`);
   return (
-    <div className="chat-conversation" ref={ref} onScroll={onScroll}>
+    // Focusable, so the keyboard can scroll the conversation.
+    <div className="chat-conversation" ref={ref} onScroll={onScroll} tabIndex={0} role="region" aria-label="Переписка">
       <div className="chat-conversation__inner">
         {conversation.status === 'new' && <EmptyChat onExample={onExample} />}
         {conversation.status === 'loading' && <Skeleton lines={6} />}

@@ -50,7 +50,8 @@ export function Lines<T>({ title, head, rows, rowKey, empty, children }: { title
       {rows.length === 0 ? (
         <p className="admin-muted">{empty}</p>
       ) : (
-        <div className="admin-table__wrap">
+        // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it.
+        <div className="admin-table__wrap" tabIndex={0} role="group" aria-label={title}>
           <table className="admin-table admin-table--compact">
             <thead>
               <tr>
