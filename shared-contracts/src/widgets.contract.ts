@@ -19,6 +19,8 @@ export const widgetProps = {
     /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */
     paymentScriptUrl: z.string(),
     sandbox: z.boolean(),
+    /** No payment can be made now (the sandbox is switched off and no CloudPayments is configured). */
+    paymentsOff: withDefault(z.boolean(), false),
   }),
   'order-history': z.object({}),
   dashboard: z.object({ paymentUrl: withDefault(z.string(), '/dashboard/user/payment'), historyUrl: withDefault(z.string(), '/ai-history') }),

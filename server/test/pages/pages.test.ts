@@ -123,7 +123,36 @@ describe('page documents', () => {
     const res = await page('/dashboard/user/payment', user.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('sandbox-banner');
-    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true });
+    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true, paymentsOff: false });
+  });
+
+  it('/dashboard/user/payment says paying is unavailable while an admin has the payment sandbox switched off, and the test cards again once it is on', async () => {
+    const user = await newUser(t.db);
+    await t.db.insertInto('settings').values({ key: 'sandbox_payments', value: JSON.stringify(false) }).execute();
+    await t.ctx.settings.load(t.db);
+    try {
+      const off = await page('/dashboard/user/payment', user.cookie);
+      expect(propsOf(off.body, 'tariffs')).toMatchObject({ sandbox: false, paymentsOff: true });
+      expect(off.body).not.toContain('sandbox-banner');
+    } finally {
+      await t.db.deleteFrom('settings').where('key', '=', 'sandbox_payments').execute();
+      await t.ctx.settings.load(t.db);
+    }
+    const on = await page('/dashboard/user/payment', user.cookie);
+    expect(propsOf(on.body, 'tariffs')).toMatchObject({ sandbox: true, paymentsOff: false });
+  });
+
+  it('/dashboard/user/payment with real CloudPayments: no sandbox note and paying available, whatever the sandbox switch says', async () => {
+    const real = await createTestApp({ workers: false, env: { WIDGETS_DIR: widgetsDir, CLOUDPAYMENTS_PUBLIC_ID: 'pk_test_public', CLOUDPAYMENTS_API_SECRET: 'cp_test_secret', CLOUDPAYMENTS_API_URL: 'http://127.0.0.1:9' } });
+    try {
+      const user = await newUser(real.db);
+      await real.db.insertInto('settings').values({ key: 'sandbox_payments', value: JSON.stringify(false) }).execute();
+      await real.ctx.settings.load(real.db);
+      const res = await call(real.app, { url: '/dashboard/user/payment', cookies: { session: user.cookie } });
+      expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: false, paymentsOff: false, paymentScriptUrl: 'https://widget.cloudpayments.ru/bundles/cloudpayments.js' });
+    } finally {
+      await real.close();
+    }
   });
 
   it('/chat mounts the chat with the plans and packages links, fills the viewport and is «Чат» in the navigation', async () => {
