@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { FAILED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
-import { RunPanel, TooFewTokens } from './RunPanel.tsx';
+import { RunPanel } from './RunPanel.tsx';
 
 const noop = () => undefined;
 
@@ -32,6 +32,3 @@ export const VideoReady: Story = {
 export const TextReady: Story = { args: { run: TEXT_DONE } };
 export const FailedRefunded: Story = { args: { run: FAILED } };
 export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
-export const TooFew: Story = {
-  render: () => <TooFewTokens message="Недостаточно токенов" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
-};
