@@ -104,6 +104,18 @@ export const PAGES: PageDefinition[] = [
     }),
   },
   {
+    // Reached from the dashboard's balance («История баланса»): every change of the balances, in words.
+    path: '/dashboard/balance',
+    access: 'user',
+    layout: 'app',
+    nav: '/dashboard',
+    render: () => ({
+      title: 'История баланса',
+      widgets: [widget('balance-history', {})],
+      body: ([history]) => html`<div class="page-head"><h1>История баланса</h1></div>${history}`,
+    }),
+  },
+  {
     path: '/chat',
     access: 'user',
     layout: 'app',

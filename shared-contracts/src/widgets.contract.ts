@@ -23,6 +23,8 @@ export const widgetProps = {
     paymentsOff: withDefault(z.boolean(), false),
   }),
   'order-history': z.object({}),
+  /** The balance history at /dashboard/balance. */
+  'balance-history': z.object({}),
   /** The dashboard: where the plans page is (its packages with a current plan). */
   dashboard: z.object({ paymentUrl: withDefault(z.string(), '/dashboard/user/payment') }),
   'history-button': z.object({ href: withDefault(z.string(), '/dashboard/user/orders'), label: withDefault(z.string(), 'История заказов') }),

@@ -46,6 +46,7 @@ describe('access', () => {
     ['/dashboard/user/payment', '/login?next=%2Fdashboard%2Fuser%2Fpayment'],
     ['/dashboard/user/orders', '/login?next=%2Fdashboard%2Fuser%2Forders'],
     ['/chat?id=7', '/login?next=%2Fchat%3Fid%3D7'],
+    ['/dashboard/balance?page=2', '/login?next=%2Fdashboard%2Fbalance%3Fpage%3D2'],
   ])('a guest asking for %s is sent to %s', async (url, location) => {
     const res = await page(url);
     expect(res.statusCode).toBe(302);
@@ -153,6 +154,16 @@ describe('page documents', () => {
     } finally {
       await real.close();
     }
+  });
+
+  it('/dashboard/balance mounts the balance history under «История баланса», «Главная» marked in the navigation', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard/balance?page=2', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'balance-history')).toEqual({});
+    expect(res.body).toContain('<title>История баланса — Нейростудия</title>');
+    expect(res.body).toContain('<h1>История баланса</h1>');
+    expect(res.body).toContain('<a href="/dashboard" aria-current="page">Главная</a>');
   });
 
   it('/chat mounts the chat with the plans and packages links, fills the viewport and is «Чат» in the navigation', async () => {
