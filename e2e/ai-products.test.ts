@@ -291,6 +291,8 @@ describe('too few tokens', () => {
     expect(await screen.getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     expect(await screen.getByRole('link', { name: /Купить пакет/ }).count()).toBe(0);
     await shot(page, 'too-few');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'too-few-390');
     expect(await mediaBalance(user.id)).toBe(0.5);
     expect(await e2e.t.db.selectFrom('generations').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
   });

@@ -132,6 +132,9 @@ describe('chat with the demo model', () => {
     expect(await alert.getByRole('link', { name: 'Купить пакет слов' }).count()).toBe(0);
     expect(await e2e.t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     await shot(page, 'chat-too-few');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await alert.scrollIntoViewIfNeeded();
+    await shot(page, 'chat-too-few-390');
   }, 60_000);
 
   it('too few words on a plan: «Купить пакет слов» opens the packages, which can be bought', async () => {
@@ -151,6 +154,10 @@ describe('chat with the demo model', () => {
     expect(await packages.getAttribute('href')).toBe('/dashboard/user/payment#packages');
     expect(await alert.getByRole('link', { name: 'Сменить тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     await shot(page, 'chat-too-few-on-plan');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await alert.scrollIntoViewIfNeeded();
+    await shot(page, 'chat-too-few-on-plan-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await packages.click();
     await page.waitForURL((url) => url.pathname === '/dashboard/user/payment' && url.hash === '#packages');
     const pack = page.getByRole('article', { name: catalog.wordsPack.name, exact: true });

@@ -35,7 +35,7 @@ function Now({ balances, paymentUrl }: { balances: Balances | null; paymentUrl: 
   return (
     <Card title="Сейчас на балансе" className="balance-now">
       {balances ? (
-        <ul className="balances balances--row">
+        <ul className="balances">
           <li className="balances__item">
             <WordsIcon />
             <span className="balances__value">{formatWords(balances.words)}</span> <span className="balances__label">{plural(balances.words, WORDS)}</span>

@@ -41,7 +41,7 @@ describe('TooFewTokensView', () => {
 
   it('says what the work costs, then what to do; closes', async () => {
     const { panel, onDismiss } = view('subscribe');
-    expect(panel).toHaveTextContent('Запуск стоит 1,0 медиа токена. Подключите тариф: медиа токены и слова начисляются каждый месяц и не сгорают.');
+    expect(panel).toHaveTextContent('Запуск стоит 1,0 медиа токена. Подключите тариф: слова и медиа токены начисляются каждый месяц и не сгорают.');
     await userEvent.click(within(panel).getByRole('button', { name: 'Закрыть' }));
     expect(onDismiss).toHaveBeenCalledTimes(1);
   });

@@ -26,25 +26,13 @@ export function topUpOf(check: SubscribeCheck | undefined): TopUp {
 
 type Wallet = 'words' | 'media';
 
-const TITLES: Record<Wallet, string> = { words: 'Недостаточно слов', media: 'Недостаточно медиа токенов' };
-const PACKAGE_LABELS: Record<Wallet, string> = { words: 'Купить пакет слов', media: 'Купить пакет медиа токенов' };
-const ADVICE: Record<TopUp, Record<Wallet, string>> = {
-  packages: {
-    words: 'Купите пакет слов — они придут на баланс сразу и не сгорают.',
-    media: 'Купите пакет медиа токенов — они придут на баланс сразу и не сгорают.',
-  },
-  subscribe: {
-    words: 'Подключите тариф: слова и медиа токены начисляются каждый месяц и не сгорают. Пакеты докупаются к действующей подписке.',
-    media: 'Подключите тариф: медиа токены и слова начисляются каждый месяц и не сгорают. Пакеты докупаются к действующей подписке.',
-  },
-  resubscribe: {
-    words: 'Подписка отменена, поэтому пакеты к ней купить нельзя. Подключите тариф снова, чтобы пополнить баланс.',
-    media: 'Подписка отменена, поэтому пакеты к ней купить нельзя. Подключите тариф снова, чтобы пополнить баланс.',
-  },
-  unknown: {
-    words: 'Пополните баланс: подключите тариф или купите пакет слов к действующей подписке.',
-    media: 'Пополните баланс: подключите тариф или купите пакет медиа токенов к действующей подписке.',
-  },
+/** The wallet in the genitive plural: «Недостаточно слов», «пакет медиа токенов». */
+const OF: Record<Wallet, string> = { words: 'слов', media: 'медиа токенов' };
+const ADVICE: Record<TopUp, (of: string) => string> = {
+  packages: (of) => `Купите пакет ${of} — они придут на баланс сразу и не сгорают.`,
+  subscribe: () => 'Подключите тариф: слова и медиа токены начисляются каждый месяц и не сгорают. Пакеты докупаются к действующей подписке.',
+  resubscribe: () => 'Подписка отменена, поэтому пакеты к ней купить нельзя. Подключите тариф снова, чтобы пополнить баланс.',
+  unknown: (of) => `Пополните баланс: подключите тариф или купите пакет ${of} к действующей подписке.`,
 };
 
 export interface TooFewTokensViewProps {
@@ -70,15 +58,15 @@ export function TooFewTokensView({ wallet, children, topUp, plansUrl, packagesUr
         {wallet === 'words' ? <WordsIcon title="" /> : <MediaIcon title="" />}
       </div>
       <div className="toofew__body">
-        <Heading id={titleId}>{TITLES[wallet]}</Heading>
+        <Heading id={titleId}>Недостаточно {OF[wallet]}</Heading>
         <p>
-          {children} {ADVICE[topUp][wallet]}
+          {children} {ADVICE[topUp](OF[wallet])}
         </p>
         <div className="toofew__actions">
           {topUp === 'packages' ? (
             <>
               <a className="btn btn-primary" href={packagesUrl}>
-                {PACKAGE_LABELS[wallet]}
+                Купить пакет {OF[wallet]}
               </a>
               <a className="btn btn-secondary" href={plansUrl}>
                 Сменить тариф

@@ -68,7 +68,7 @@ function SandboxNote() {
 
 function PaymentsOffNote() {
   return (
-    <div className="tariffs__sandbox" role="note">
+    <div className="tariffs__sandbox tariffs__sandbox--off" role="note">
       <p className="tariffs__sandbox-title">Оплата временно недоступна</p>
       <p>Сейчас нельзя оформить подписку или купить пакет. Попробуйте позже — действующая подписка и токены на балансе сохраняются.</p>
     </div>
