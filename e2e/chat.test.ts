@@ -134,6 +134,8 @@ describe('chat with the demo model', () => {
     await shot(page, 'chat-too-few');
     await page.setViewportSize({ width: 390, height: 844 });
     await alert.scrollIntoViewIfNeeded();
+    // The chat list slides away when the width becomes a phone's: let it settle before looking.
+    await page.waitForTimeout(SHOTS_DIR ? 600 : 0);
     await shot(page, 'chat-too-few-390');
   }, 60_000);
 
@@ -156,6 +158,8 @@ describe('chat with the demo model', () => {
     await shot(page, 'chat-too-few-on-plan');
     await page.setViewportSize({ width: 390, height: 844 });
     await alert.scrollIntoViewIfNeeded();
+    // The chat list slides away when the width becomes a phone's: let it settle before looking.
+    await page.waitForTimeout(SHOTS_DIR ? 600 : 0);
     await shot(page, 'chat-too-few-on-plan-390');
     await page.setViewportSize({ width: 1280, height: 800 });
     await packages.click();
