@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXTS } from '@app/contracts';
-import { newUser, walletState } from '@app/server/testing';
+import { newUser, seedCatalog, subscribe, walletState } from '@app/server/testing';
 import { seedAiCatalog } from '../server/src/db/seed.ts';
 import { credit } from '../server/src/features/wallet/wallet.queries.ts';
 import { TINY_PNG } from '../server/test/support/ai-fakes.ts';
@@ -119,7 +119,7 @@ describe('chat with the demo model', () => {
     await shot(page, 'chat-phone-list');
   }, 90_000);
 
-  it('shows the too-few-words screen with links to plans and packages', async () => {
+  it('too few words without a plan: the screen leads to the plans, not to packages that need one', async () => {
     const user = await newUser(e2e.t.db);
     const page = await e2e.signedInPage(user);
     await openPage(page, e2e.url('/chat'));
@@ -127,13 +127,50 @@ describe('chat with the demo model', () => {
     await composer(page).press('Enter');
     const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Недостаточно слов' }) });
     await alert.waitFor({ timeout: 15_000 });
+    await alert.getByText(/Подключите тариф/).waitFor();
     // Said once: the text goes on to what an answer may cost («до» with the genitive), not «Недостаточно токенов» again.
     expect(await alert.textContent()).not.toContain('Недостаточно токенов');
     expect(await alert.textContent()).toMatch(/Ответ этой модели может стоить до [\d\s]+ (слов|слова), на балансе 0 слов\./);
     expect(await alert.getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
-    expect(await alert.getByRole('link', { name: 'Купить пакет слов' }).count()).toBe(1);
+    expect(await alert.getByRole('link', { name: 'Купить пакет слов' }).count()).toBe(0);
     expect(await e2e.t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     await shot(page, 'chat-too-few');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await alert.scrollIntoViewIfNeeded();
+    // The chat list slides away when the width becomes a phone's: let it settle before looking.
+    await page.waitForTimeout(SHOTS_DIR ? 600 : 0);
+    await shot(page, 'chat-too-few-390');
+  }, 60_000);
+
+  it('too few words on a plan: «Купить пакет слов» opens the packages, which can be bought', async () => {
+    const catalog = await seedCatalog(e2e.t.db);
+    const user = await newUser(e2e.t.db);
+    await subscribe(e2e.t.app, user, catalog.trial);
+    // The plan's words are spent: one word is left.
+    await e2e.t.db.updateTable('wallets').set({ balance: 1 }).where('user_id', '=', user.id).where('kind', '=', 'words').execute();
+    await e2e.t.db.insertInto('wallet_ledger').values({ user_id: user.id, kind: 'words', amount: 1 - catalog.trial.words, reason: 'admin_adjustment', idempotency_key: `e2e-spent:${String(user.id)}`, note: 'e2e' }).execute();
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url('/chat'));
+    await composer(page).fill('Привет');
+    await composer(page).press('Enter');
+    const alert = page.getByRole('alert').filter({ hasText: 'Недостаточно слов' });
+    const packages = alert.getByRole('link', { name: 'Купить пакет слов' });
+    await packages.waitFor({ timeout: 15_000 });
+    expect(await packages.getAttribute('href')).toBe('/dashboard/user/payment#packages');
+    expect(await alert.getByRole('link', { name: 'Сменить тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
+    await shot(page, 'chat-too-few-on-plan');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await alert.scrollIntoViewIfNeeded();
+    // The chat list slides away when the width becomes a phone's: let it settle before looking.
+    await page.waitForTimeout(SHOTS_DIR ? 600 : 0);
+    await shot(page, 'chat-too-few-on-plan-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await packages.click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/user/payment' && url.hash === '#packages');
+    const pack = page.getByRole('article', { name: catalog.wordsPack.name, exact: true });
+    const buy = pack.getByRole('button', { name: 'Купить' });
+    await buy.waitFor();
+    expect(await buy.getAttribute('aria-disabled')).toBeNull();
   }, 60_000);
 });
 

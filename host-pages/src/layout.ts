@@ -11,7 +11,11 @@ export interface PageViewer {
 export interface PageContext {
   viewer: PageViewer | null;
   supportUrl: string;
-  payments: { sandbox: boolean; scriptUrl: string };
+  /**
+   * `sandbox`: the payment sandbox takes payments (test cards); `unavailable`: no payment can be
+   * made now (the sandbox stands in for CloudPayments but an admin switched it off).
+   */
+  payments: { sandbox: boolean; unavailable: boolean; scriptUrl: string };
 }
 
 export interface WidgetMount {

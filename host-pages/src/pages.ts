@@ -88,8 +88,8 @@ export const PAGES: PageDefinition[] = [
     layout: 'app',
     render: (ctx) => ({
       title: 'Тарифы',
-      // No sandbox banner here: the widget's own note says the same and lists the test cards.
-      widgets: [widget('tariffs', { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox })],
+      // No sandbox banner here: the widget's own note says the same and lists the test cards (or that paying is unavailable now).
+      widgets: [widget('tariffs', { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable })],
       body: ([tariffs]) => html`<div class="page-head"><h1>Тарифы</h1></div>${tariffs}`,
     }),
   },
@@ -101,6 +101,18 @@ export const PAGES: PageDefinition[] = [
       title: 'История заказов',
       widgets: [widget('order-history', {})],
       body: ([orders]) => html`<div class="page-head"><h1>История заказов</h1></div>${orders}`,
+    }),
+  },
+  {
+    // Reached from the dashboard's balance («История баланса»): every change of the balances, in words.
+    path: '/dashboard/balance',
+    access: 'user',
+    layout: 'app',
+    nav: '/dashboard',
+    render: () => ({
+      title: 'История баланса',
+      widgets: [widget('balance-history', {})],
+      body: ([history]) => html`<div class="page-head"><h1>История баланса</h1></div>${history}`,
     }),
   },
   {

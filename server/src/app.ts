@@ -25,6 +25,7 @@ import accountsRoutes from './features/accounts/accounts.routes.ts';
 import { pageContext } from './features/pages/page-context.ts';
 import healthRoutes from './features/health/health.routes.ts';
 import billingRoutes from './features/billing/billing.routes.ts';
+import walletRoutes from './features/wallet/wallet.routes.ts';
 import dashboardRoutes from './features/dashboard/dashboard.routes.ts';
 import notificationRoutes from './features/payments/notifications.routes.ts';
 import sandboxRoutes from './features/payments/sandbox/sandbox.routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(accountsRoutes);
   await app.register(billingRoutes);
+  await app.register(walletRoutes);
   await app.register(notificationRoutes);
   await app.register(sandboxRoutes);
   await app.register(dashboardRoutes);

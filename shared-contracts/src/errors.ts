@@ -62,4 +62,27 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The Russian plural form for `n`: `pluralRu(2, ['минуту', 'минуты', 'минут'])` → «минуты». */
+export function pluralRu(n: number, forms: readonly [string, string, string]): string {
+  const abs = Math.abs(n) % 100;
+  const last = abs % 10;
+  if (abs > 10 && abs < 20) return forms[2];
+  if (last > 1 && last < 5) return forms[1];
+  if (last === 1) return forms[0];
+  return forms[2];
+}
+
+/** How long to wait, as said after «через»: «45 секунд», «1 минуту», «14 минут», «1 час» (rounded up). */
+export function waitText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return `${String(s)} ${pluralRu(s, ['секунду', 'секунды', 'секунд'])}`;
+  const minutes = Math.ceil(s / 60);
+  if (minutes < 60) return `${String(minutes)} ${pluralRu(minutes, ['минуту', 'минуты', 'минут'])}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${String(hours)} ${pluralRu(hours, ['час', 'часа', 'часов'])}`;
+}
+
+/** RATE_LIMITED's message when the wait is known: «Слишком много попыток. Попробуйте через 14 минут». */
+export const rateLimitedText = (retryAfterSeconds: number) => `Слишком много попыток. Попробуйте через ${waitText(retryAfterSeconds)}`;
+
 export { CLIENT_ERRORS, UNKNOWN_ERROR_MESSAGE };

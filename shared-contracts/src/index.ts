@@ -5,6 +5,7 @@ export * from './route.ts';
 export * from './fields.ts';
 export * from './accounts.contract.ts';
 export * from './billing.contract.ts';
+export * from './balance.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';
 export * from './catalog.contract.ts';
@@ -22,6 +23,7 @@ export * from './manifest.contract.ts';
 
 import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';
+import { balanceRoutes } from './balance.contract.ts';
 import { dashboardRoutes } from './dashboard.contract.ts';
 import { chatRoutes } from './chat.contract.ts';
 import { catalogRoutes } from './catalog.contract.ts';
@@ -35,6 +37,7 @@ import { adminBillingRoutes } from './admin-billing.contract.ts';
 export const routes = {
   accounts: accountRoutes,
   billing: billingRoutes,
+  balance: balanceRoutes,
   dashboard: dashboardRoutes,
   chat: chatRoutes,
   catalog: catalogRoutes,

@@ -19,9 +19,14 @@ export const widgetProps = {
     /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */
     paymentScriptUrl: z.string(),
     sandbox: z.boolean(),
+    /** No payment can be made now (the sandbox is switched off and no CloudPayments is configured). */
+    paymentsOff: withDefault(z.boolean(), false),
   }),
   'order-history': z.object({}),
-  dashboard: z.object({ paymentUrl: withDefault(z.string(), '/dashboard/user/payment'), historyUrl: withDefault(z.string(), '/ai-history') }),
+  /** The balance history at /dashboard/balance. */
+  'balance-history': z.object({}),
+  /** The dashboard: where the plans page is (its packages with a current plan). */
+  dashboard: z.object({ paymentUrl: withDefault(z.string(), '/dashboard/user/payment') }),
   'history-button': z.object({ href: withDefault(z.string(), '/dashboard/user/orders'), label: withDefault(z.string(), 'История заказов') }),
   conversion: z.object({ payments: z.number().check(z.int()) }),
   'welcome-notice': z.object({}),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob, type AnyJob } from './job.ts';
 import { pruneRateLimits } from '../lib/rate-limits.queries.ts';
 import { mailJob } from '../mail/mail.job.ts';
-import { expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
+import { expireCheckoutsJob, expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payments/payments.jobs.ts';
 import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandbox/sandbox.engine.ts';
 import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
@@ -38,6 +38,7 @@ export const ALL_JOBS: readonly AnyJob[] = [
   pruneRateLimitsJob,
   recordFailuresJob,
   expireSubscriptionsJob,
+  expireCheckoutsJob,
   cancelCpSubscriptionJob,
   refundTransactionJob,
   sandboxRenewalsJob,

@@ -5,12 +5,15 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly text: ErrorText;
   readonly status: number;
+  /** Seconds after which a retry may succeed, sent as `Retry-After` (a rate limit). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, text?: ErrorText) {
+  constructor(code: ErrorCode, text?: ErrorText, options: { retryAfterSeconds?: number } = {}) {
     super(typeof text === 'string' ? text : ERROR_CODES[code].message);
     this.code = code;
     this.text = text ?? ERROR_CODES[code].message;
     this.status = ERROR_CODES[code].status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -43,6 +43,7 @@ export function installErrorHandler(app: FastifyInstance, renderPageError: (req:
   app.setErrorHandler((error: FastifyError, req, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) req.log.error({ err: error }, 'request failed');
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, error.code, error.text);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { rateLimitedText } from '@app/contracts';
 import { call, createTestApp, csrfPair, newUser, type CallOptions, type TestApp, type TestUser } from '../support/index.ts';
 
 let t: TestApp;
@@ -108,7 +109,7 @@ describe('POST /api/new/reset_password {email}', () => {
       for (let i = 0; i < 5; i++) expect((await requestReset(email)).statusCode).toBe(200);
       const limited = await requestReset(email);
       expect(limited.statusCode).toBe(429);
-      expect(limited.data).toMatchObject({ status: 'error', code: 'RATE_LIMITED', text: 'Слишком много попыток. Попробуйте позже' });
+      expect(limited.data).toMatchObject({ status: 'error', code: 'RATE_LIMITED', text: rateLimitedText(Number(limited.headers['retry-after'])) });
     }
     expect(await mailJobsTo(user.email)).toBe(5);
   });

@@ -46,6 +46,7 @@ describe('access', () => {
     ['/dashboard/user/payment', '/login?next=%2Fdashboard%2Fuser%2Fpayment'],
     ['/dashboard/user/orders', '/login?next=%2Fdashboard%2Fuser%2Forders'],
     ['/chat?id=7', '/login?next=%2Fchat%3Fid%3D7'],
+    ['/dashboard/balance?page=2', '/login?next=%2Fdashboard%2Fbalance%3Fpage%3D2'],
   ])('a guest asking for %s is sent to %s', async (url, location) => {
     const res = await page(url);
     expect(res.statusCode).toBe(302);
@@ -123,7 +124,46 @@ describe('page documents', () => {
     const res = await page('/dashboard/user/payment', user.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('sandbox-banner');
-    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true });
+    expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: true, paymentsOff: false });
+  });
+
+  it('/dashboard/user/payment says paying is unavailable while an admin has the payment sandbox switched off, and the test cards again once it is on', async () => {
+    const user = await newUser(t.db);
+    await t.db.insertInto('settings').values({ key: 'sandbox_payments', value: JSON.stringify(false) }).execute();
+    await t.ctx.settings.load(t.db);
+    try {
+      const off = await page('/dashboard/user/payment', user.cookie);
+      expect(propsOf(off.body, 'tariffs')).toMatchObject({ sandbox: false, paymentsOff: true });
+      expect(off.body).not.toContain('sandbox-banner');
+    } finally {
+      await t.db.deleteFrom('settings').where('key', '=', 'sandbox_payments').execute();
+      await t.ctx.settings.load(t.db);
+    }
+    const on = await page('/dashboard/user/payment', user.cookie);
+    expect(propsOf(on.body, 'tariffs')).toMatchObject({ sandbox: true, paymentsOff: false });
+  });
+
+  it('/dashboard/user/payment with real CloudPayments: no sandbox note and paying available, whatever the sandbox switch says', async () => {
+    const real = await createTestApp({ workers: false, env: { WIDGETS_DIR: widgetsDir, CLOUDPAYMENTS_PUBLIC_ID: 'pk_test_public', CLOUDPAYMENTS_API_SECRET: 'cp_test_secret', CLOUDPAYMENTS_API_URL: 'http://127.0.0.1:9' } });
+    try {
+      const user = await newUser(real.db);
+      await real.db.insertInto('settings').values({ key: 'sandbox_payments', value: JSON.stringify(false) }).execute();
+      await real.ctx.settings.load(real.db);
+      const res = await call(real.app, { url: '/dashboard/user/payment', cookies: { session: user.cookie } });
+      expect(propsOf(res.body, 'tariffs')).toMatchObject({ sandbox: false, paymentsOff: false, paymentScriptUrl: 'https://widget.cloudpayments.ru/bundles/cloudpayments.js' });
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('/dashboard/balance mounts the balance history under «История баланса», «Главная» marked in the navigation', async () => {
+    const user = await newUser(t.db);
+    const res = await page('/dashboard/balance?page=2', user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(propsOf(res.body, 'balance-history')).toEqual({});
+    expect(res.body).toContain('<title>История баланса — Нейростудия</title>');
+    expect(res.body).toContain('<h1>История баланса</h1>');
+    expect(res.body).toContain('<a href="/dashboard" aria-current="page">Главная</a>');
   });
 
   it('/chat mounts the chat with the plans and packages links, fills the viewport and is «Чат» in the navigation', async () => {

@@ -77,6 +77,8 @@ const POLICY: readonly Row[] = [
   ['GET /api/new/target_2',                         ANON,      200,        200,         BLOCKED,   200,                 200],
   ['POST /api/sandbox/cloudpayments/charge',        ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
   ['POST /api/admin/sandbox/renew',                 ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  // the balance history: each caller's own lines, so another user sees theirs, not the owner's
+  ['GET /api/new/balance/history',                  ANON,      200,        200,         BLOCKED,   200,                 200],
   // dashboard and the welcome gift
   ['GET /api/new/dashboard',                        ANON,      200,        200,         BLOCKED,   200,                 200],
   ['GET /api/new/welcome',                          ANON,      200,        200,         BLOCKED,   200,                 200],
@@ -278,6 +280,7 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'GET /api/new/subscribe/check_user': () => ({}),
   'GET /api/new/subscribe': () => ({ query: { page: '1' } }),
   'GET /api/new/subscribe/packages': () => ({ query: { page: '1' } }),
+  'GET /api/new/balance/history': () => ({ query: { page: '1' } }),
   'GET /api/new/subscribe/payments': () => ({ query: { page: '1' } }),
   'GET /api/new/target_2': () => ({}),
   'POST /api/sandbox/cloudpayments/charge': async () => ({ body: { payment_id: await fresh.payment(), card_number: '4242 4242 4242 4242', exp: '12/30', cvv: '123' } }),

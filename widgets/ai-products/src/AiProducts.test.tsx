@@ -5,7 +5,7 @@ import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { AiProducts } from './AiProducts.tsx';
 import type { ProductsApi, RunEvent, RunEventsFn } from './api.ts';
 import { fakeProductsApi, type FakeApiOptions } from './fake-api.ts';
-import { REFUSED, SUCCEEDED, TEXT_DONE, USER, run } from './fixtures.ts';
+import { CANCELLED_CHECK, NO_PLAN_CHECK, REFUSED, SUCCEEDED, TEXT_DONE, USER, run } from './fixtures.ts';
 
 const PROPS = { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' };
 
@@ -189,7 +189,7 @@ describe('a product’s screen', () => {
     expect(within(panel).queryByText(/1,0 медиа/)).toBeNull();
   });
 
-  it('too few tokens: the screen links to the plans and the packages', async () => {
+  it('too few tokens on a plan: the screen leads to the packages (and to another plan)', async () => {
     const { user } = setup('/ai-products/img/1', { start: () => Promise.reject(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов')), user: { ...USER, balances: { words: 0, media: 0.5 } } });
     await user.type(await screen.findByRole('textbox', { name: 'Описание' }), 'Маяк');
     await user.click(screen.getByRole('button', { name: /^Создать/ }));
@@ -197,9 +197,9 @@ describe('a product’s screen', () => {
     expect(within(panel).getByRole('heading', { name: 'Недостаточно медиа токенов' })).toBeTruthy();
     // The heading says it; the text does not repeat the server's «Недостаточно токенов».
     expect(panel.textContent).not.toContain('Недостаточно токенов');
-    expect(panel.textContent).toContain('Запуск стоит 1,0 медиа токена, на балансе 0,5 медиа токена');
-    expect(within(panel).getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
-    expect(within(panel).getByRole('link', { name: 'Купить пакет' }).getAttribute('href')).toBe('/dashboard/user/payment#packages');
+    expect(panel.textContent).toContain('Запуск стоит 1,0 медиа токена, на балансе 0,5 медиа токена.');
+    expect((await within(panel).findByRole('link', { name: 'Купить пакет медиа токенов' })).getAttribute('href')).toBe('/dashboard/user/payment#packages');
+    expect(within(panel).getByRole('link', { name: 'Сменить тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
     await user.click(within(panel).getByRole('button', { name: 'Закрыть' }));
     expect(screen.queryByRole('heading', { name: 'Недостаточно медиа токенов' })).toBeNull();
   });
@@ -211,6 +211,20 @@ describe('a product’s screen', () => {
     const panel = await screen.findByRole('alert');
     expect(within(panel).getByRole('heading', { name: 'Недостаточно слов' })).toBeTruthy();
     expect(panel.textContent).toContain('Запуск стоит до 850 слов, на балансе 120 слов.');
+  });
+
+  it.each([
+    ['no plan', NO_PLAN_CHECK, 'Подключите тариф'],
+    ['a cancelled plan', CANCELLED_CHECK, 'Подписка отменена, поэтому пакеты к ней купить нельзя'],
+  ])('too few tokens with %s: the screen leads to the plans only, not to packages that could not be bought', async (_, check, advice) => {
+    const { user } = setup('/ai-products/text_1/7', { check, start: () => Promise.reject(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов')), user: { ...USER, balances: { words: 10, media: 0 } } });
+    await user.type(await screen.findByRole('textbox', { name: 'Тема' }), 'Маяк');
+    await user.click(screen.getByRole('button', { name: /^Создать/ }));
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByRole('heading', { name: 'Недостаточно слов' })).toBeTruthy();
+    await waitFor(() => expect(panel.textContent).toContain(advice));
+    expect(within(panel).getByRole('link', { name: 'Выбрать тариф' }).getAttribute('href')).toBe('/dashboard/user/payment');
+    expect(within(panel).getAllByRole('link')).toHaveLength(1);
   });
 
   it('the server’s limit of runs at once is shown as it says', async () => {

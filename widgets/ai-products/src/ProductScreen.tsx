@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import type { Generation, ProductDetail, ProductVariant } from '@app/contracts/generation';
 import { ApiError, Alert, Button, EmptyState, LoadError, Skeleton, failureMessage, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import { TooFewTokensView, useTopUp } from '@app/kit/too-few-tokens';
 import type { ProductsApi } from './api.ts';
 import { ImagePicker, imageProblem, readImage, type PickedImage } from './ImagePicker.tsx';
 import { MaskEditor } from './MaskEditor.tsx';
 import { hasPaint, maskPng, type Stroke } from './mask.ts';
 import { productHref, routedClick } from './routes.ts';
-import { RunPanel, TooFewTokens } from './RunPanel.tsx';
+import { RunPanel } from './RunPanel.tsx';
 import { IMAGE_LABELS, PROMPT_LABELS, TEXTS, amountLabel, isActive, priceLabel } from './texts.ts';
 import { useRun } from './use-run.ts';
 
@@ -207,6 +208,7 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
   };
 
   const tooFew = failure?.status === 402 ? failure : null;
+  const topUp = useTopUp(api.check, tooFew !== null);
   const example = product.example_url;
   return (
     <div className="gen-screen">
@@ -307,14 +309,10 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
         </form>
         <div className="gen-screen__result" ref={resultRef}>
           {tooFew ? (
-            <TooFewTokens
-              wallet={price.wallet}
-              need={priceLabel(price)}
-              have={balance === null ? null : amountLabel(price.wallet, balance)}
-              plansUrl={links.plansUrl}
-              packagesUrl={links.packagesUrl}
-              onDismiss={() => setFailure(null)}
-            />
+            <TooFewTokensView wallet={price.wallet} topUp={topUp} plansUrl={links.plansUrl} packagesUrl={links.packagesUrl} onDismiss={() => setFailure(null)}>
+              Запуск стоит {priceLabel(price)}
+              {balance !== null && <>, на балансе {amountLabel(price.wallet, balance)}</>}.
+            </TooFewTokensView>
           ) : run ? (
             <RunPanel
               run={run}

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { FAILED, REFUSED, SUCCEEDED, TEXT_DONE, run } from './fixtures.ts';
-import { RunPanel, TooFewTokens } from './RunPanel.tsx';
+import { RunPanel } from './RunPanel.tsx';
 
 const noop = () => undefined;
 
@@ -36,9 +36,3 @@ export const FailedTimeout: Story = { args: { run: run({ status: 'failed', refun
 /** Refused by the provider's rules on content: why, and that nothing was charged. */
 export const FailedContentPolicy: Story = { args: { run: REFUSED } };
 export const Cancelled: Story = { args: { run: run({ status: 'cancelled', refunded: true }) } };
-export const TooFew: Story = {
-  render: () => <TooFewTokens wallet="media" need="1,0 медиа токена" have="0,5 медиа токена" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
-};
-export const TooFewWords: Story = {
-  render: () => <TooFewTokens wallet="words" need="до 850 слов" have="120 слов" plansUrl="/dashboard/user/payment" packagesUrl="/dashboard/user/payment#packages" onDismiss={noop} />,
-};

@@ -1,4 +1,4 @@
-import { accountEndpoints, type RequestOf, type StreamEventOf } from '@app/contracts/browser';
+import { accountEndpoints, billingEndpoints, type RequestOf, type StreamEventOf } from '@app/contracts/browser';
 import { catalogEndpoints, generationEndpoints } from '@app/contracts/generation';
 import { routeCall } from '@app/kit';
 import { stream } from '@app/kit/stream';
@@ -23,6 +23,8 @@ export const productsApi = {
   cancel: routeCall(generationEndpoints.cancel),
   /** GET /api/new/user: the balances, shared with the other widgets of the page. */
   user: routeCall(accountEndpoints.user),
+  /** GET /api/new/subscribe/check: whether the user has a plan to buy packages to (read when too few tokens). */
+  check: routeCall(billingEndpoints.subscribeCheck),
   /** GET /api/new/generations/:id/events (Server-Sent Events). */
   events: ((request, options) => stream(generationEndpoints.events, request, options)) as RunEventsFn,
 };

@@ -1,14 +1,16 @@
-import { accountEndpoints, type User } from '@app/contracts/browser';
+import { accountEndpoints, billingEndpoints, type SubscribeCheck, type User } from '@app/contracts/browser';
 import { catalogEndpoints, generationEndpoints, type CatalogCategory, type Generation, type ProductDetail, type ProductVariant } from '@app/contracts/generation';
 import { ApiError, routeCall } from '@app/kit';
 import { pending } from '@app/kit/stories';
 import type { ProductsApi, RunEventsFn } from './api.ts';
-import { CATEGORIES, USER, detail } from './fixtures.ts';
+import { CATEGORIES, PLAN_CHECK, USER, detail } from './fixtures.ts';
 
 export interface FakeApiOptions {
   categories?: CatalogCategory[] | (() => Promise<{ categories: CatalogCategory[] }>);
   product?: (id: number) => Promise<ProductDetail>;
   user?: User;
+  /** The user's plan (`GET /api/new/subscribe/check`): on a plan by default. */
+  check?: SubscribeCheck;
   start?: () => Promise<Generation>;
   events?: RunEventsFn;
   status?: () => Promise<Generation>;
@@ -46,6 +48,7 @@ export function fakeProductsApi(options: FakeApiOptions = {}): ProductsApi {
     status: routeCall(generationEndpoints.status, () => (options.status ? options.status() : pending())),
     cancel: routeCall(generationEndpoints.cancel, () => (options.cancel ? options.cancel() : pending())),
     user: routeCall(accountEndpoints.user, () => Promise.resolve(options.user ?? USER)),
+    check: routeCall(billingEndpoints.subscribeCheck, () => Promise.resolve(options.check ?? PLAN_CHECK)),
     events: options.events ?? (() => pending()),
   };
 }

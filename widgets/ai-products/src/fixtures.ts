@@ -1,4 +1,4 @@
-import type { User } from '@app/contracts/browser';
+import type { SubscribeCheck, User } from '@app/contracts/browser';
 import { GENERATION_FAILURES, GENERATION_TEXTS, VARIANT_INPUTS, type CatalogCategory, type CatalogProduct, type Generation, type ProductDetail, type ProductPrice, type ProductVariant } from '@app/contracts/generation';
 
 /** A small picture (a gradient) for examples and results in stories and tests. */
@@ -116,3 +116,8 @@ export const TEXT_DONE = run({
   text: '**Мы открываемся!** ☕\n\nНовая кофейня у метро ждёт вас _с понедельника_:\n\n- свежая обжарка;\n- домашняя выпечка;\n- уютные столики у окна.\n\nПриходите на открытие — первая чашка за наш счёт!',
   finished_at: at(0),
 });
+
+/** `GET /api/new/subscribe/check` of a user on a plan (packages can be bought), without one, and with a cancelled one. */
+export const PLAN_CHECK: SubscribeCheck = { subscriptions: 2, first: false, card: null, cancelled: false, active_until: '2025-06-15T12:00:00Z', trial: false, past_due: false, next_charge_at: '2025-06-15T12:00:00Z', next_charge_amount: 990 };
+export const NO_PLAN_CHECK: SubscribeCheck = { ...PLAN_CHECK, subscriptions: null, first: true, active_until: null, next_charge_at: null, next_charge_amount: null };
+export const CANCELLED_CHECK: SubscribeCheck = { ...PLAN_CHECK, cancelled: true, next_charge_at: null, next_charge_amount: null };

@@ -48,6 +48,15 @@ describe('AuthForm', () => {
     expect(screen.getByRole('button', { name: 'Войти' })).toBeEnabled();
   });
 
+  it('says how long to wait when sign-in attempts are used up', async () => {
+    const api = fakeApi({ login: () => Promise.reject(new ApiError(429, 'RATE_LIMITED', 'Слишком много попыток. Попробуйте через 14 минут')) });
+    render(<AuthForm mode="login" redirectTo="/dashboard" api={api} />);
+    await userEvent.type(screen.getByLabelText('Email'), 'anna@example.ru');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Слишком много попыток. Попробуйте через 14 минут');
+  });
+
   it('shows per-field server errors beside the fields', async () => {
     const api = fakeApi({ register: () => Promise.reject(new ApiError(422, 'EMAIL_TAKEN', { email: ['Этот email уже зарегистрирован'] })) });
     render(<AuthForm mode="register" redirectTo="/dashboard" api={api} />);

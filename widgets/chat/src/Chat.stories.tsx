@@ -47,6 +47,7 @@ const meta = {
     dialog: null,
     plansUrl: '/dashboard/user/payment',
     packagesUrl: '/dashboard/user/payment#packages',
+    topUp: 'packages',
     sidebarOpen: false,
     liveStatus: '',
     onToggleSidebar: noop,
@@ -117,6 +118,8 @@ export const Failed: Story = { args: { conversation: conversation(FAILED), curre
 export const SendThrew: Story = { args: { composer: composer({ text: 'Привет!', failure: { kind: 'message', message: 'Ошибка при отправке' } }) } };
 export const GeneratingFromHistory: Story = { args: { conversation: conversation(GENERATING), currentId: 39 } };
 export const TooFewWords: Story = { args: { composer: composer({ text: 'Напиши роман', balance: 12, failure: { kind: 'tooFewWords', message: 'Недостаточно токенов' } }) } };
+export const TooFewWordsNoPlan: Story = { args: { topUp: 'subscribe', composer: composer({ text: 'Напиши роман', balance: 12, failure: { kind: 'tooFewWords', message: 'Недостаточно токенов' } }) } };
+export const TooFewWordsPlanCancelled: Story = { args: { topUp: 'resubscribe', composer: composer({ text: 'Напиши роман', balance: 12, failure: { kind: 'tooFewWords', message: 'Недостаточно токенов' } }) } };
 export const FieldError: Story = { args: { composer: composer({ failure: { kind: 'fields', fields: { message: ['Введите сообщение'] }, message: null } }) } };
 export const ServerFileError: Story = {
   args: { composer: composer({ text: 'Что здесь?', attachments: [picture('скан.png')], failure: { kind: 'fields', fields: { image_example: ['Файл «скан.png» должен быть в формате PNG или JPEG'] }, message: null } }) },

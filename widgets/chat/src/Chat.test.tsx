@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHAT_TEXTS, accountEndpoints, chatEndpoints, type ChatListItem, type ChatMessage } from '@app/contracts/browser';
+import { CHAT_TEXTS, accountEndpoints, billingEndpoints, chatEndpoints, type ChatListItem, type ChatMessage, type SubscribeCheck } from '@app/contracts/browser';
 import { ApiError, routeCall } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
 import { Chat } from './Chat.tsx';
@@ -51,7 +51,12 @@ function fakeStream() {
   };
 }
 
-type Overrides = Partial<{ list: (page: number) => { data: ChatListItem[]; last_page: number }; messages: (id: number) => ChatMessage[] }>;
+type Overrides = Partial<{ list: (page: number) => { data: ChatListItem[]; last_page: number }; messages: (id: number) => ChatMessage[]; check: SubscribeCheck }>;
+
+/** `GET /api/new/subscribe/check` of a user on a plan (packages can be bought), without one, and with a cancelled one. */
+const PLAN_CHECK: SubscribeCheck = { subscriptions: 2, first: false, card: null, cancelled: false, active_until: '2025-06-15T12:00:00Z', trial: false, past_due: false, next_charge_at: '2025-06-15T12:00:00Z', next_charge_amount: 990 };
+const NO_PLAN_CHECK: SubscribeCheck = { ...PLAN_CHECK, subscriptions: null, first: true, active_until: null, next_charge_at: null, next_charge_amount: null };
+const CANCELLED_CHECK: SubscribeCheck = { ...PLAN_CHECK, cancelled: true, next_charge_at: null, next_charge_amount: null };
 
 function fakeApi(overrides: Overrides = {}) {
   const stream = fakeStream();
@@ -64,6 +69,7 @@ function fakeApi(overrides: Overrides = {}) {
     rename: fakeRoute(chatEndpoints.rename, (r) => ({ id: Number(r.params.id), text: (r.body instanceof FormData ? '' : r.body.title).trim(), updated_at: '2025-05-20T12:00:00Z' })),
     remove: fakeRoute(chatEndpoints.remove, { deleted: true as const }),
     user: fakeRoute(accountEndpoints.user, USER),
+    check: fakeRoute(billingEndpoints.subscribeCheck, overrides.check ?? PLAN_CHECK),
     send: stream.fn,
   } satisfies ChatApi;
   return { api, stream };
@@ -359,20 +365,38 @@ describe('Chat: the streamed answer', () => {
 });
 
 describe('Chat: failures (seed §8)', () => {
-  it('402: the too-few-words panel links to the plans and the packages; the message comes back to the composer', async () => {
+  it('402 with a current plan: the too-few-words panel leads to the packages (and to another plan); the message comes back to the composer', async () => {
     const { api, stream } = fakeApi();
+    renderChat(api);
+    await ready();
+    expect(api.check).not.toHaveBeenCalled();
+    await userEvent.type(input(), 'Напиши роман{Enter}');
+    await stream.fail(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов'));
+    const panel = await screen.findByRole('alert', { name: 'Недостаточно слов' });
+    // The heading says it once: the text does not repeat the server's «Недостаточно токенов».
+    expect(within(panel).getByText(/^Ответ этой модели/)).toHaveTextContent('Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов. Купите пакет слов — они придут на баланс сразу и не сгорают.');
+    expect(panel).not.toHaveTextContent('Недостаточно токенов');
+    expect(await within(panel).findByRole('link', { name: 'Купить пакет слов' })).toHaveAttribute('href', PACKAGES);
+    expect(within(panel).getByRole('link', { name: 'Сменить тариф' })).toHaveAttribute('href', PLANS);
+    expect(api.check).toHaveBeenCalledTimes(1);
+    expect(input()).toHaveValue('Напиши роман');
+    expect(screen.queryByRole('article', { name: 'Вы' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['no plan', NO_PLAN_CHECK, 'Подключите тариф: слова и медиа токены начисляются каждый месяц и не сгорают. Пакеты докупаются к действующей подписке.'],
+    ['a cancelled plan', CANCELLED_CHECK, 'Подписка отменена, поэтому пакеты к ней купить нельзя. Подключите тариф снова, чтобы пополнить баланс.'],
+  ])('402 with %s: the panel leads to the plans only, never to packages that could not be bought', async (_, check, advice) => {
+    const { api, stream } = fakeApi({ check });
     renderChat(api);
     await ready();
     await userEvent.type(input(), 'Напиши роман{Enter}');
     await stream.fail(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов'));
     const panel = await screen.findByRole('alert', { name: 'Недостаточно слов' });
-    // The heading says it once: the text does not repeat the server's «Недостаточно токенов».
-    expect(within(panel).getByText(/^Ответ этой модели/)).toHaveTextContent('Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов. Пополните баланс');
+    await waitFor(() => expect(panel).toHaveTextContent(advice));
     expect(panel).not.toHaveTextContent('Недостаточно токенов');
     expect(within(panel).getByRole('link', { name: 'Выбрать тариф' })).toHaveAttribute('href', PLANS);
-    expect(within(panel).getByRole('link', { name: 'Купить пакет слов' })).toHaveAttribute('href', PACKAGES);
-    expect(input()).toHaveValue('Напиши роман');
-    expect(screen.queryByRole('article', { name: 'Вы' })).not.toBeInTheDocument();
+    expect(within(panel).getAllByRole('link')).toHaveLength(1);
   });
 
   it('a failed reply without a message of its own shows «Ошибка при выполнении запроса»', async () => {
@@ -600,7 +624,7 @@ describe('Chat: the list of chats', () => {
       return { deleted: true as const };
     });
     renderChat(api);
-    const remove = await screen.findByRole('button', { name: 'Удалить чат «План статьи о здоров…»' });
+    const remove = await screen.findByRole('button', { name: /^Удалить чат «План статьи о здоров/ });
     remove.focus();
     await userEvent.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Удалить чат?' });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CHAT_LIMITS, ChatSendFieldsSchema, type ChatMessage, type User, type WidgetProps } from '@app/contracts/browser';
 import { routeKey, useKitQueryClient, useRouteQuery, type LoadState } from '@app/kit';
+import { useTopUp } from '@app/kit/too-few-tokens';
 import { chatApi, type ChatApi } from './api.ts';
 import { IMAGE_TEXTS, callFailure, firstIssues, imageProblem, modelChoices, type ModelChoice } from './chat-utils.ts';
 import { ChatView } from './ChatView.tsx';
@@ -134,6 +135,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     },
     flushMs,
   );
+  const topUp = useTopUp(api.check, sender.failure?.kind === 'tooFewWords');
   const live = sender.live && (sender.live.chatId === chatId || (sender.live.chatId === null && chatId === null)) ? sender.live : null;
 
   const messages = useRouteQuery(
@@ -230,6 +232,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
       dialog={dialog}
       plansUrl={plansUrl}
       packagesUrl={packagesUrl}
+      topUp={topUp}
       sidebarOpen={sidebarOpen}
       focusToken={focusToken}
       liveStatus={sender.failure?.kind === 'message' ? sender.failure.message : liveStatus(live)}

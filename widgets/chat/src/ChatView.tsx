@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CHAT_LIMITS, CHAT_TEXTS } from '@app/contracts/browser';
 import { Alert, Button, LoadError, Skeleton, WordsIcon, formatWords, preloadDialogKit, upTo, wordsAmount } from '@app/kit';
+import { TooFewTokensView, type TopUp } from '@app/kit/too-few-tokens';
 import { cutTitle, type ModelChoice } from './chat-utils.ts';
 import { Markdown } from '@app/kit/markdown';
 import { DeleteDialog, RenameDialog } from './dialogs.tsx';
@@ -13,9 +14,10 @@ export interface ChatViewProps {
   conversation: Conversation;
   composer: ComposerState;
   dialog: ChatDialog;
-  /** Where the too-few-words panel sends the user. */
+  /** Where the too-few-words panel sends the user: the packages with a current plan (`topUp`), the plans otherwise. */
   plansUrl: string;
   packagesUrl: string;
+  topUp: TopUp;
   /** On a phone: the chat list is open over the conversation. */
   sidebarOpen: boolean;
   /** A message for screen readers about the answer being written («Ответ готов»…). */
@@ -244,33 +246,21 @@ function MessageView({ message }: { message: ShownMessage }) {
 }
 
 /** A 402: the heading says it (the server's «Недостаточно токенов» would only repeat it); the text says what an answer may cost and what is on the balance. */
-function TooFewWords({ plansUrl, packagesUrl, balance, price, onDismiss }: { plansUrl: string; packagesUrl: string; balance: number | null; price: number | null; onDismiss: () => void }) {
-  const titleId = useId();
+function TooFewWords({ plansUrl, packagesUrl, topUp, balance, price, onDismiss }: { plansUrl: string; packagesUrl: string; topUp: TopUp; balance: number | null; price: number | null; onDismiss: () => void }) {
   return (
-    <section className="chat-toofew" role="alert" aria-labelledby={titleId}>
-      <div className="chat-toofew__icon" aria-hidden="true">
-        <WordsIcon title="" />
-      </div>
-      <div className="chat-toofew__body">
-        <h3 id={titleId}>{TEXTS.tooFewTitle}</h3>
-        <p>
-          {price !== null && <>Ответ этой модели может стоить {upTo('words', price)}{balance === null ? '. ' : ', '}</>}
-          {balance !== null && <>{price !== null ? 'на балансе' : 'На балансе'} {wordsAmount(balance)}. </>}
-          {TEXTS.tooFewText}
-        </p>
-        <div className="chat-toofew__actions">
-          <a className="btn btn-primary" href={plansUrl}>
-            {TEXTS.plans}
-          </a>
-          <a className="btn btn-secondary" href={packagesUrl}>
-            {TEXTS.packages}
-          </a>
-          <Button variant="ghost" onClick={onDismiss}>
-            {TEXTS.dismiss}
-          </Button>
-        </div>
-      </div>
-    </section>
+    <TooFewTokensView wallet="words" topUp={topUp} plansUrl={plansUrl} packagesUrl={packagesUrl} headingLevel={3} onDismiss={onDismiss}>
+      {price !== null && (
+        <>
+          Ответ этой модели может стоить {upTo('words', price)}
+          {balance === null ? '.' : ', '}
+        </>
+      )}
+      {balance !== null && (
+        <>
+          {price !== null ? 'на балансе' : 'На балансе'} {wordsAmount(balance)}.
+        </>
+      )}
+    </TooFewTokensView>
   );
 }
 
@@ -598,7 +588,7 @@ export function ChatView(props: ChatViewProps) {
             conversation={conversation}
             onRetry={props.onRetryConversation}
             onExample={props.onText}
-            footer={failure?.kind === 'tooFewWords' && <TooFewWords plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
+            footer={failure?.kind === 'tooFewWords' && <TooFewWords plansUrl={props.plansUrl} packagesUrl={props.packagesUrl} topUp={props.topUp} balance={composer.balance} price={price} onDismiss={props.onDismissFailure} />}
           />
           <Composer composer={composer} focusToken={props.focusToken} onText={props.onText} onChoice={props.onChoice} onFiles={props.onFiles} onRemoveAttachment={props.onRemoveAttachment} onSend={props.onSend} onStop={props.onStop} />
           <p className="visually-hidden" aria-live="polite" role="status">

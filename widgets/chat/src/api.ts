@@ -1,4 +1,4 @@
-import { accountEndpoints, chatEndpoints, type RequestOf, type StreamEventOf } from '@app/contracts/browser';
+import { accountEndpoints, billingEndpoints, chatEndpoints, type RequestOf, type StreamEventOf } from '@app/contracts/browser';
 import { routeCall } from '@app/kit';
 import { stream } from '@app/kit/stream';
 
@@ -26,6 +26,8 @@ export const chatApi = {
   remove: routeCall(chatEndpoints.remove),
   /** GET /api/new/user: the balances, shared with the other widgets of the page. */
   user: routeCall(accountEndpoints.user),
+  /** GET /api/new/subscribe/check: whether the user has a plan to buy packages to (read when too few words). */
+  check: routeCall(billingEndpoints.subscribeCheck),
   /** POST /api/new/chat/stream (multipart; Server-Sent Events start, delta…, done). */
   send: ((request, options) => stream(chatEndpoints.sendStream, request, options)) as ChatStreamFn,
 };

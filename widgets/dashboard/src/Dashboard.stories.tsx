@@ -17,7 +17,7 @@ const data = (over: Partial<DashboardData> = {}): { status: 'ready'; data: Dashb
 const meta = {
   title: 'Widgets/dashboard',
   component: DashboardView,
-  args: { state: data(), paymentUrl: '/dashboard/user/payment', historyUrl: '/ai-history', onRetry: noop },
+  args: { state: data(), paymentUrl: '/dashboard/user/payment', balanceUrl: '/dashboard/balance', onRetry: noop },
 } satisfies Meta<typeof DashboardView>;
 export default meta;
 type Story = StoryObj<typeof meta>;

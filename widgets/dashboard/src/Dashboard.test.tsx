@@ -80,7 +80,17 @@ describe('Dashboard', () => {
     expect(balance.getByText('12,5')).toBeInTheDocument();
     expect(balance.getByRole('img', { name: 'слова' })).toBeInTheDocument();
     expect(balance.getByRole('img', { name: 'медиа токены' })).toBeInTheDocument();
-    expect(balance.getByRole('link', { name: 'История' })).toHaveAttribute('href', '/ai-history');
+    expect(balance.getByRole('link', { name: 'История баланса' })).toHaveAttribute('href', '/dashboard/balance');
+  });
+
+  it.each([
+    ['an active plan', { status: true, subscription: { name: 'Стандарт' }, days_left: 12, past_due: false }, '/dashboard/user/payment#packages'],
+    ['a plan whose renewal failed', { status: true, subscription: { name: 'Стандарт' }, days_left: 0, past_due: true }, '/dashboard/user/payment#packages'],
+    ['no plan', { status: false, subscription: null, days_left: 0, past_due: false }, '/dashboard/user/payment'],
+    ['a cancelled plan', { status: false, subscription: { name: 'Стандарт' }, days_left: 5, past_due: false }, '/dashboard/user/payment'],
+  ])('«Купить токены» with %s leads where tokens can be bought: the packages, or else the plans', async (_, status, href) => {
+    render(<Dashboard {...props} api={fakeApi(status)} />);
+    expect((await section('Баланс')).getByRole('link', { name: 'Купить токены' })).toHaveAttribute('href', href);
   });
 
   it('takes the balances another widget of the page puts in the shared user query (the welcome gift)', async () => {

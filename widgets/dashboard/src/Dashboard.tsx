@@ -10,10 +10,14 @@ export interface DashboardData {
   cards: DashboardCard[];
 }
 
+/** The balance history: every change of the balances, in words. */
+export const BALANCE_URL = '/dashboard/balance';
+
 export interface DashboardViewProps {
   state: LoadState<DashboardData>;
   paymentUrl: string;
-  historyUrl: string;
+  /** The balance history. */
+  balanceUrl: string;
   onRetry: () => void;
 }
 
@@ -100,7 +104,7 @@ function DashboardSkeleton() {
 }
 
 /** The dashboard: subscription, balances and news cards, every state driven by props. */
-export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: DashboardViewProps) {
+export function DashboardView({ state, paymentUrl, balanceUrl, onRetry }: DashboardViewProps) {
   const newsTitleId = useId();
   if (state.status === 'loading') return <DashboardSkeleton />;
   if (state.status === 'error') {
@@ -111,6 +115,8 @@ export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: Dashbo
     );
   }
   const { subscription, balances, cards } = state.data;
+  // Packages are bought to a current, renewing plan (seed §4, §5): without one, tokens come with a plan.
+  const buyUrl = subscription.status ? `${paymentUrl}#packages` : paymentUrl;
   return (
     <div className="dashboard">
       <div className="dashboard__top">
@@ -120,8 +126,8 @@ export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: Dashbo
         <Card title="Баланс">
           <BalanceSummary balances={balances} />
           <div className="dashboard__links">
-            <a href={paymentUrl}>Купить токены</a>
-            <a href={historyUrl}>История</a>
+            <a href={buyUrl}>Купить токены</a>
+            <a href={balanceUrl}>История баланса</a>
           </div>
         </Card>
       </div>
@@ -151,7 +157,7 @@ export function DashboardView({ state, paymentUrl, historyUrl, onRetry }: Dashbo
  * welcome gift) updates it, and it is read again when the tab comes back into view (tokens are
  * spent in other tabs).
  */
-export function Dashboard({ paymentUrl, historyUrl, api = dashboardApi }: WidgetProps<'dashboard'> & { api?: DashboardApi }) {
+export function Dashboard({ paymentUrl, balanceUrl = BALANCE_URL, api = dashboardApi }: WidgetProps<'dashboard'> & { balanceUrl?: string; api?: DashboardApi }) {
   const subscription = useRouteQuery(api.subscriptionStatus);
   const user = useRouteQuery(api.user, undefined, { refetchOnWindowFocus: true });
   const cards = useRouteQuery(api.cards);
@@ -160,5 +166,5 @@ export function Dashboard({ paymentUrl, historyUrl, api = dashboardApi }: Widget
   const onRetry = () => {
     for (const query of queries) if (query.isError) void query.refetch();
   };
-  return <DashboardView state={state} paymentUrl={paymentUrl} historyUrl={historyUrl} onRetry={onRetry} />;
+  return <DashboardView state={state} paymentUrl={paymentUrl} balanceUrl={balanceUrl} onRetry={onRetry} />;
 }

@@ -35,6 +35,8 @@ export const NotSubscribedNoTrial: Story = { args: { state: ready({ check: { ...
 export const PackageNeedsPlan: Story = { args: { notice: { tariffId: 4, kind: 'blocked', text: 'Покупка пакетов доступна только при активной подписке' } } };
 export const PublicView: Story = { args: { state: ready({ tariffs: TARIFFS.filter((t) => t.subscriptions_type !== 3) }) } };
 export const SandboxMode: Story = { args: { sandbox: true } };
+export const PaymentsUnavailable: Story = { args: { paymentsOff: true, state: ready({ check: ON_PRO }) } };
+export const PaymentsUnavailableClicked: Story = { args: { paymentsOff: true, notice: { tariffId: 2, kind: 'blocked', text: 'Оплата временно недоступна. Попробуйте позже' } } };
 export const CurrentPlan: Story = { args: { state: ready({ check: ON_PRO }) } };
 export const CurrentPlanOnTrial: Story = { args: { state: ready({ check: { ...ON_PRO, trial: true, next_charge_at: '2025-05-18T12:00:00Z', next_charge_amount: 990 } }) } };
 export const CurrentPlanRenewalFailed: Story = { args: { state: ready({ check: { ...ON_PRO, past_due: true } }) } };

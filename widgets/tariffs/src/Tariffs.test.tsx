@@ -36,8 +36,8 @@ function fakeWidget(outcome: ChargeOutcome = { status: 'success' }, overrides: P
   return { load: vi.fn().mockResolvedValue(undefined), charge: vi.fn().mockResolvedValue(outcome), ...overrides };
 }
 
-function renderTariffs(api: FakeApi, widget: PaymentWidget = fakeWidget(), extra: { sandbox?: boolean; frontend?: boolean; pollAttempts?: number } = {}) {
-  return render(<Tariffs frontend={extra.frontend ?? false} paymentScriptUrl={SCRIPT} sandbox={extra.sandbox ?? false} api={api} widget={widget} pollDelayMs={1} pollAttempts={extra.pollAttempts ?? 15} />);
+function renderTariffs(api: FakeApi, widget: PaymentWidget = fakeWidget(), extra: { sandbox?: boolean; paymentsOff?: boolean; frontend?: boolean; pollAttempts?: number } = {}) {
+  return render(<Tariffs frontend={extra.frontend ?? false} paymentScriptUrl={SCRIPT} sandbox={extra.sandbox ?? false} paymentsOff={extra.paymentsOff ?? false} api={api} widget={widget} pollDelayMs={1} pollAttempts={extra.pollAttempts ?? 15} />);
 }
 
 /** The card of a plan, found by its name. */
@@ -187,6 +187,30 @@ describe('Tariffs: cards', () => {
     renderTariffs(fakeApi(NO_PLAN));
     await plan('Про');
     expect(screen.queryByText('Тестовый режим оплаты')).not.toBeInTheDocument();
+  });
+
+  it('says up front that paying is unavailable, and every buy button says so instead of starting a payment', async () => {
+    const api = fakeApi(ON_PRO);
+    const widget = fakeWidget();
+    renderTariffs(api, widget, { paymentsOff: true });
+    const note = await screen.findByRole('note');
+    expect(note).toHaveTextContent('Оплата временно недоступна');
+    expect(note).toHaveTextContent('Сейчас нельзя оформить подписку или купить пакет');
+    expect(screen.queryByText('Тестовый режим оплаты')).not.toBeInTheDocument();
+    const subscribe = (await plan('Бизнес')).getByRole('button', { name: 'Подписаться' });
+    expect(subscribe).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(subscribe);
+    expect(await (await plan('Бизнес')).findByText('Оплата временно недоступна. Попробуйте позже')).toBeInTheDocument();
+    const buy = (await plan('Пакет слов')).getByRole('button', { name: 'Купить' });
+    expect(buy).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(buy);
+    expect(await (await plan('Пакет слов')).findByText('Оплата временно недоступна. Попробуйте позже')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.paySubscription).not.toHaveBeenCalled();
+    expect(api.payPackage).not.toHaveBeenCalled();
+    expect(widget.load).not.toHaveBeenCalled();
+    // The current plan can still be cancelled.
+    expect((await plan('Про')).getByRole('button', { name: 'Отменить подписку' })).toBeEnabled();
   });
 
   it('shows a load error and retries', async () => {

@@ -31,6 +31,8 @@ const WORDS = ['слово', 'слова', 'слов'] as const;
 export interface TariffsViewProps {
   state: LoadState<TariffsData>;
   sandbox: boolean;
+  /** No payment can be made now: said up front, and every buy button says why it does nothing. */
+  paymentsOff?: boolean;
   /** Packages bought during this visit. */
   purchased: readonly number[];
   busy: Busy;
@@ -60,6 +62,15 @@ function SandboxNote() {
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+function PaymentsOffNote() {
+  return (
+    <div className="tariffs__sandbox tariffs__sandbox--off" role="note">
+      <p className="tariffs__sandbox-title">Оплата временно недоступна</p>
+      <p>Сейчас нельзя оформить подписку или купить пакет. Попробуйте позже — действующая подписка и токены на балансе сохраняются.</p>
     </div>
   );
 }
@@ -138,6 +149,7 @@ interface PlanCardProps {
   tariff: Tariff;
   check: SubscribeCheck;
   purchased: readonly number[];
+  paymentsOff: boolean;
   busy: Busy;
   cancelBusy: boolean;
   notice: Notice;
@@ -145,8 +157,8 @@ interface PlanCardProps {
   onCancelRequest: (tariff: Tariff) => void;
 }
 
-function PlanCard({ tariff, check, purchased, busy, cancelBusy, notice, onSelect, onCancelRequest }: PlanCardProps) {
-  const button = planButton(tariff, check, purchased);
+function PlanCard({ tariff, check, purchased, paymentsOff, busy, cancelBusy, notice, onSelect, onCancelRequest }: PlanCardProps) {
+  const button = planButton(tariff, check, purchased, paymentsOff);
   const mine = button.kind === 'current' || button.kind === 'cancelled';
   const waiting = busy !== null || cancelBusy;
   let actions: ReactNode;
@@ -283,7 +295,7 @@ export const PACKAGES_ANCHOR = 'packages';
 
 /** Plan cards, confirmation windows and payment notices, every state driven by props. */
 export function TariffsView(props: TariffsViewProps) {
-  const { state, sandbox, purchased, busy, cancelBusy, notice, dialog, onSelect, onConfirmSubscribe, onCancelRequest, onConfirmCancel, onCloseDialog, onRetry } = props;
+  const { state, sandbox, paymentsOff = false, purchased, busy, cancelBusy, notice, dialog, onSelect, onConfirmSubscribe, onCancelRequest, onConfirmCancel, onCloseDialog, onRetry } = props;
   const plansTitleId = useId();
   const packagesTitleId = useId();
   const card = (tariff: Tariff, data: TariffsData) => (
@@ -292,6 +304,7 @@ export function TariffsView(props: TariffsViewProps) {
       tariff={tariff}
       check={data.check}
       purchased={purchased}
+      paymentsOff={paymentsOff}
       busy={busy}
       cancelBusy={cancelBusy}
       notice={notice?.tariffId === tariff.id ? notice : null}
@@ -310,7 +323,7 @@ export function TariffsView(props: TariffsViewProps) {
   }, [hasPackages]);
   return (
     <div className="tariffs">
-      {sandbox && <SandboxNote />}
+      {paymentsOff ? <PaymentsOffNote /> : sandbox && <SandboxNote />}
       {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
       {state.status === 'loading' && (
         <section className="tariffs__section">
@@ -349,7 +362,7 @@ export interface TariffsProps extends WidgetProps<'tariffs'> {
  * Tariff selection (seed §2, §4): plan cards, a confirmation before subscribing, cancel with
  * «Да» / «Нет», and payment through the payment widget (`usePayment`).
  */
-export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi, widget = cloudPaymentsWidget, pollDelayMs = POLL_DELAY_MS, pollAttempts = POLL_ATTEMPTS }: TariffsProps) {
+export function Tariffs({ frontend, paymentScriptUrl, sandbox, paymentsOff, api = tariffsApi, widget = cloudPaymentsWidget, pollDelayMs = POLL_DELAY_MS, pollAttempts = POLL_ATTEMPTS }: TariffsProps) {
   const client = useKitQueryClient();
   const tariffs = useRouteQuery(api.tariffs, { query: { frontend: frontend ? '1' : '0' } });
   const check = useRouteQuery(api.check);
@@ -369,7 +382,7 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
 
   const onSelect = (tariff: Tariff) => {
     if (payment.busy || state.status !== 'ready') return;
-    const button = planButton(tariff, state.data.check, payment.purchased);
+    const button = planButton(tariff, state.data.check, payment.purchased, paymentsOff);
     if (button.kind !== 'pay') return;
     if (button.blockedReason) {
       say({ tariffId: tariff.id, kind: 'blocked', text: button.blockedReason });
@@ -404,6 +417,7 @@ export function Tariffs({ frontend, paymentScriptUrl, sandbox, api = tariffsApi,
     <TariffsView
       state={state}
       sandbox={sandbox}
+      paymentsOff={paymentsOff}
       purchased={payment.purchased}
       busy={payment.busy}
       cancelBusy={cancel.isPending}

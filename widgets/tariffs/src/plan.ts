@@ -14,6 +14,9 @@ export function packageBlock(check: SubscribeCheck): string | null {
   return null;
 }
 
+/** Why nothing can be bought while paying is unavailable (the payment sandbox is switched off). */
+export const PAYMENTS_OFF_REASON = 'Оплата временно недоступна. Попробуйте позже';
+
 export type PlanButton =
   | { kind: 'current'; label: string }
   | { kind: 'cancelled'; label: string }
@@ -24,18 +27,20 @@ export type PlanButton =
  * The plan button (seed §4): the current plan shows «Ваш тариф» (and a cancel button), or
  * «Подписка отменена» once cancelled; a package bought in this visit «Покупка завершена»;
  * otherwise «Купить» (package), «Попробовать за {first_amount} р.» (trial) or «Подписаться».
- * A package looks disabled without a current plan or while it is cancelled.
+ * A package looks disabled without a current plan or while it is cancelled; every buy button
+ * looks disabled while paying is unavailable (`paymentsOff`), a click saying why.
  */
-export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: readonly number[]): PlanButton {
+export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: readonly number[], paymentsOff = false): PlanButton {
   if (check.subscriptions === tariff.id && !isPackage(tariff)) {
     return check.cancelled ? { kind: 'cancelled', label: BILLING_TEXTS.cancelled } : { kind: 'current', label: BILLING_TEXTS.current };
   }
   if (isPackage(tariff)) {
     if (purchased.includes(tariff.id)) return { kind: 'purchased', label: BILLING_TEXTS.purchased };
-    return { kind: 'pay', label: BILLING_TEXTS.buy, blockedReason: packageBlock(check) };
+    return { kind: 'pay', label: BILLING_TEXTS.buy, blockedReason: paymentsOff ? PAYMENTS_OFF_REASON : packageBlock(check) };
   }
-  if (trialApplies(tariff, check)) return { kind: 'pay', label: BILLING_TEXTS.trial(tariff.first_amount), blockedReason: null };
-  return { kind: 'pay', label: BILLING_TEXTS.subscribe, blockedReason: null };
+  const blockedReason = paymentsOff ? PAYMENTS_OFF_REASON : null;
+  if (trialApplies(tariff, check)) return { kind: 'pay', label: BILLING_TEXTS.trial(tariff.first_amount), blockedReason };
+  return { kind: 'pay', label: BILLING_TEXTS.subscribe, blockedReason };
 }
 
 export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; icon: 'words' | 'media' };

@@ -2,7 +2,7 @@ import type { User } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import { hmacSha256, randomDigits, randomToken, safeEqual } from '../../lib/crypto.ts';
-import { hitRateLimit } from '../../lib/rate-limits.queries.ts';
+import { clearRateLimit, hitRateLimit, returnRateLimitHit } from '../../lib/rate-limits.queries.ts';
 import type { Executor, Tx } from '../../db/database.ts';
 import { confirmationCodeMail, passwordResetMail } from '../../mail/templates.ts';
 import { mailJob } from '../../mail/mail.job.ts';
@@ -70,12 +70,16 @@ export async function register(ctx: AppContext, input: { email: string; password
 }
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, meta: RequestMeta): Promise<{ session: IssuedSession; user: User }> {
-  await hitRateLimit(ctx.db, `login:ip:${meta.ip}`, AUTH_LIMITS.loginPerIp);
-  await hitRateLimit(ctx.db, `login:email:${input.email}`, AUTH_LIMITS.loginPerEmail);
+  // Only failed attempts use up the limits: every attempt is counted before the password is
+  // checked (so concurrent guesses cannot all pass an uncounted check), and a successful one
+  // gives its IP hit back and ends the count of its email's failures.
+  const ipHit = await hitRateLimit(ctx.db, `login:ip:${meta.ip}`, AUTH_LIMITS.loginPerIp);
+  const emailHit = await hitRateLimit(ctx.db, `login:email:${input.email}`, AUTH_LIMITS.loginPerEmail);
   const user = await findUserByEmail(ctx.db, input.email);
   const valid = await verifyPassword(user?.password_hash, input.password);
   if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
   if (user.blocked_at) throw new AppError('ACCOUNT_BLOCKED');
+  await Promise.all([returnRateLimitHit(ctx.db, ipHit), clearRateLimit(ctx.db, emailHit.key)]);
   const session = await createSession(ctx.db, user.id, ctx.config.sessionTtlDays, meta);
   return { session, user: await toUserDto(ctx.db, user) };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { InvoicesTable } from './billing.table.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -64,3 +65,14 @@ export async function recordConversion(db: Executor, userId: number): Promise<bo
     .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** Invoices still unpaid `hours` after they were created (abandoned checkouts), oldest first. */
+export const pendingInvoicesOlderThan = (db: Executor, hours: number) =>
+  db
+    .selectFrom('invoices')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${hours})`)
+    .orderBy('created_at')
+    .limit(500)
+    .execute();

@@ -63,12 +63,41 @@ export async function dueForExpiry(db: Executor, graceHours: number): Promise<Su
     .execute();
 }
 
+/** Plans still unpaid `hours` after they were created (abandoned or declined checkouts), oldest first. */
+export const pendingSubscriptionsOlderThan = (db: Executor, hours: number) =>
+  db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${hours})`)
+    .orderBy('created_at')
+    .limit(500)
+    .execute();
+
+/**
+ * The user's order history of plans: every plan but a dead checkout — one that expired unpaid
+ * and never took money (a plan whose payment was taken and returned, a trial already used,
+ * stays: money moved).
+ */
+const orderHistoryOf = (db: Executor, userId: number) =>
+  db
+    .selectFrom('subscriptions as s')
+    .where('s.user_id', '=', userId)
+    .where((eb) =>
+      eb.not(
+        eb.and([
+          eb('s.status', '=', 'expired'),
+          eb('s.paid_at', 'is', null),
+          eb.not(eb.exists(eb.selectFrom('invoices as i').select('i.id').whereRef('i.subscription_id', '=', 's.id').where('i.transaction_id', 'is not', null))),
+        ]),
+      ),
+    );
+
 export async function countSubscriptions(db: Executor, userId: number): Promise<number> {
-  return (await db.selectFrom('subscriptions').select(db.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n;
+  return (await orderHistoryOf(db, userId).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 }
 
-export const subscriptionAt = (db: Executor, userId: number, offset: number) =>
-  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+export const subscriptionAt = (db: Executor, userId: number, offset: number) => orderHistoryOf(db, userId).selectAll('s').orderBy('s.id', 'desc').offset(offset).limit(1).executeTakeFirst();
 
 export const insertSubscription = (db: Executor, sub: Insertable<SubscriptionsTable>) =>
   db.insertInto('subscriptions').values(sub).returning(['id', 'user_id', 'status']).executeTakeFirstOrThrow();

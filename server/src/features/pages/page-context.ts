@@ -6,9 +6,11 @@ import type { AppContext } from '../../context.ts';
 export function pageContext(ctx: AppContext, req: FastifyRequest): PageContext {
   const viewer = req.viewer && !req.viewer.blocked ? req.viewer : null;
   const cp = ctx.config.cloudpayments;
+  // A sandbox an admin switched off takes no payment, and there is no real CloudPayments behind it.
+  const sandboxOff = cp.sandbox && !ctx.settings.current.sandbox_payments;
   return {
     viewer: viewer ? { email: viewer.email, emailConfirmed: viewer.emailConfirmed, role: viewer.role } : null,
     supportUrl: ctx.settings.current.support_url,
-    payments: { sandbox: cp.sandbox, scriptUrl: cp.sandbox ? '/sandbox/cloudpayments.js' : cp.widgetUrl },
+    payments: { sandbox: cp.sandbox && !sandboxOff, unavailable: sandboxOff, scriptUrl: cp.sandbox ? '/sandbox/cloudpayments.js' : cp.widgetUrl },
   };
 }

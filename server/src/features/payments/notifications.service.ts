@@ -11,6 +11,7 @@ import { findInvoice, lockInvoice, lockInvoiceByTransaction, updateInvoice } fro
 import { saveCard } from '../billing/cards.queries.ts';
 import { TRIAL_ALREADY_USED } from '../billing/billing.service.ts';
 import { CURRENT_STATUSES, type SubscriptionRow } from '../billing/billing.table.ts';
+import { CHECKOUT_EXPIRED } from '../billing/billing.jobs.ts';
 import {
   claimNotification,
   findCpSubscription,
@@ -150,7 +151,8 @@ async function check(ctx: AppContext, n: PaymentNotification): Promise<Code> {
   // Only the invoice's currency: the same number in tenge or dollars is another amount.
   if (amount !== invoice.amount_kopecks || n.Currency !== invoice.currency) return CP_CODES.wrongAmount;
   if (invoice.status === 'paid' || invoice.status === 'refunded') return CP_CODES.cannotAccept;
-  if (Date.now() - invoice.created_at.getTime() > INVOICE_TTL_MS) return CP_CODES.expired;
+  // Nobody paid it in time (billing.expire-checkouts): no new charge for it. A Pay that still comes is honoured.
+  if (invoice.failure_reason === CHECKOUT_EXPIRED || Date.now() - invoice.created_at.getTime() > INVOICE_TTL_MS) return CP_CODES.expired;
   if (invoice.kind === 'package') {
     const current = await subscriptionInStatus(ctx.db, invoice.user_id, ['active', 'past_due']).executeTakeFirst();
     if (!current) return CP_CODES.cannotAccept;
@@ -227,7 +229,9 @@ async function applyPay(ctx: AppContext, tx: Tx, n: PaymentNotification): Promis
   // The Pay names its subscription: an early Recurrent may have guessed another plan of this user for it.
   if (n.SubscriptionId) await unlinkCpSubscription(tx, n.SubscriptionId, sub.id);
   const periodEnd = sub.is_trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
-  await changeSubscription(tx, sub, 'active', 'paid', n.TransactionId, { paid_at: now, period_end: periodEnd, cp_subscription_id: cpId });
+  // A checkout closed as abandoned or declined is still honoured: the money was taken.
+  const cause = sub.status === 'expired' ? 'paid_after_checkout_closed' : 'paid';
+  await changeSubscription(tx, sub, 'active', cause, n.TransactionId, { paid_at: now, period_end: periodEnd, cp_subscription_id: cpId, ended_at: null });
   // The card after the plans, as a renewal saves it: the other way round the two deadlock.
   await saveCardOf(tx, invoice.user_id, n);
   await grant(tx, invoice.user_id, sub.is_trial ? 'trial_grant' : 'subscription_grant', { type: 'invoice', id: invoice.id }, tariff.words, tariff.media_tenths);
@@ -287,6 +291,9 @@ async function applyFail(tx: Tx, n: PaymentNotification): Promise<Code> {
   const invoice = invoiceId === undefined ? undefined : await lockInvoice(tx, invoiceId);
   if (invoice && invoice.status === 'pending') {
     await updateInvoice(tx, invoice.id, { status: 'failed', failure_reason: reason });
+    // A declined checkout leaves no plan waiting for payment (a retry in the same form that pays is a Pay, and honoured).
+    const sub = invoice.subscription_id === null ? undefined : await lockSubscription(tx, invoice.subscription_id);
+    if (sub?.status === 'pending') await changeSubscription(tx, sub, 'expired', 'payment_declined', n.TransactionId, { ended_at: new Date() });
     return CP_CODES.ok;
   }
   if (!n.SubscriptionId) return CP_CODES.ok;

@@ -8,6 +8,7 @@ import { fakeBillingApi, type FakeBillingAnswers } from './fake-api.ts';
 import { PAYMENT, PAYMENTS, TARIFFS } from './fixtures.ts';
 import { billingHref } from './list.ts';
 import { tariffBody } from './TariffsTab.tsx';
+import { causeLabel } from './texts.ts';
 
 function setup(path: string, answers: FakeBillingAnswers = {}) {
   window.history.replaceState(null, '', path);
@@ -281,6 +282,20 @@ describe('«Платежи»', () => {
     expect(await within(dialog).findByText('Причина отказа: Недостаточно средств на карте')).toBeTruthy();
     expect(within(dialog).getByText('Вернуть можно только оплаченный платёж.')).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Вернуть деньги' })).toBeNull();
+  });
+});
+
+describe('abandoned and declined checkouts in the admin’s words', () => {
+  it('an invoice nobody paid in time says so, not its code', async () => {
+    setup('/admin/payments?payment=13', { payment: () => Promise.resolve({ ...(PAYMENTS[2] as (typeof PAYMENTS)[number]), failure_reason: 'checkout_expired', refunds: [], ledger: [] }) });
+    const dialog = await screen.findByRole('dialog', { name: 'Платёж №13' });
+    expect(await within(dialog).findByText('Причина отказа: счёт не оплачен за сутки')).toBeTruthy();
+  });
+
+  it('the log names the causes of closing a checkout and of a late payment', () => {
+    expect(causeLabel('checkout_expired')).toBe('Счёт не оплачен за сутки');
+    expect(causeLabel('payment_declined')).toBe('Оплата отклонена');
+    expect(causeLabel('paid_after_checkout_closed')).toBe('Оплата пришла после закрытия счёта');
   });
 });
 

@@ -7,7 +7,7 @@ import { LEDGER_REASONS, walletAmount, when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
 import { newRequestId } from '../request-id.ts';
 import { OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
-import { billingStatus, PAYMENT_KIND_LABELS, REFUND_STATUS_LABELS, rub } from './texts.ts';
+import { billingStatus, failureReason, PAYMENT_KIND_LABELS, REFUND_STATUS_LABELS, rub } from './texts.ts';
 import { At, Facts, Lines, Loading, RoutedLink, StatusBadge, UserLink } from './ui.tsx';
 
 const PATH = '/admin/payments';
@@ -116,7 +116,7 @@ export function PaymentDetail({ api, payment: p, navigate }: { api: AdminApi; pa
           ['Возвращён', optional(p.refunded_at)],
         ]}
       />
-      {p.failure_reason && <Alert tone="warning">Причина отказа: {p.failure_reason}</Alert>}
+      {p.failure_reason && <Alert tone="warning">Причина отказа: {failureReason(p.failure_reason)}</Alert>}
       <Lines title="Возвраты" head={['Когда', 'Сумма', 'Статус', 'Причина', 'Кто']} rows={p.refunds} rowKey={(r) => r.id} empty="Возвратов не было">
         {(r) => [
           <At iso={r.created_at} />,

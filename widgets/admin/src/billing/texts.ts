@@ -24,6 +24,9 @@ export const PAYMENT_KIND_LABELS: Record<string, string> = { subscription: 'По
 export const CAUSE_LABELS: Record<string, string> = {
   invoice_created: 'Выставлен счёт',
   paid: 'Первый платёж прошёл',
+  paid_after_checkout_closed: 'Оплата пришла после закрытия счёта',
+  checkout_expired: 'Счёт не оплачен за сутки',
+  payment_declined: 'Оплата отклонена',
   user_cancelled: 'Отменил пользователь',
   period_ended: 'Закончился оплаченный период',
   trial_already_used_refunded: 'Пробный период уже был: платёж возвращён',
@@ -39,6 +42,12 @@ export const CAUSE_LABELS: Record<string, string> = {
   cloudpayments_rejected: 'CloudPayments: отклонена',
   cloudpayments_expired: 'CloudPayments: истекла',
 };
+/** Why an invoice failed, where the server gives a code of its own (CloudPayments' reasons are shown as they come). */
+export const FAILURE_REASON_LABELS: Record<string, string> = {
+  checkout_expired: 'счёт не оплачен за сутки',
+  trial_already_used: 'пробный период уже использован, платёж возвращён',
+};
+export const failureReason = (reason: string) => FAILURE_REASON_LABELS[reason] ?? reason;
 export const causeLabel = (cause: string | null) => (cause === null ? '—' : (CAUSE_LABELS[cause] ?? cause));
 
 /** The colour of a status badge. */

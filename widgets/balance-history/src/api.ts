@@ -1,0 +1,13 @@
+import { accountEndpoints } from '@app/contracts/browser';
+import { balanceEndpoints } from '@app/contracts/balance';
+import { routeCall } from '@app/kit';
+
+/** The calls of the balance history (tests pass fakes with the same routes). */
+export const balanceHistoryApi = {
+  /** GET /api/new/balance/history?page=n: 20 lines a page, newest first. */
+  history: routeCall(balanceEndpoints.history),
+  /** GET /api/new/user: the balances now, shared with the other widgets of the page. */
+  user: routeCall(accountEndpoints.user),
+};
+
+export type BalanceHistoryApi = typeof balanceHistoryApi;
