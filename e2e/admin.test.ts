@@ -180,6 +180,10 @@ describe('the admin panel', () => {
     await page.getByRole('link', { name: 'Создать модель' }).click();
     const model = page.getByRole('form', { name: 'Новая модель' });
     await model.getByLabel('Название').fill(`Художник ${stamp}`);
+    // A new model starts as a chat on the demo connection (the switched-off OpenAI one is not offered first).
+    expect(await model.getByLabel(/^Тип/).inputValue()).toBe('chat');
+    expect(await model.getByLabel('Подключение').inputValue()).toBe(await model.getByLabel('Подключение').locator('option', { hasText: 'Демо' }).getAttribute('value'));
+    await model.getByLabel(/^Тип/).selectOption('image');
     await model.getByLabel('Подключение').selectOption({ label: 'Демо (Демо (офлайн))' });
     await model.getByLabel('Модель у провайдера').fill('demo-image');
     await model.getByLabel('Медиа токенов за изображение или ролик').fill('1,5');

@@ -136,6 +136,7 @@ export const hostPages = fp<HostPagesOptions>(
         current: page.nav ?? page.path,
         banner: result.banner,
         fill: result.fill,
+        wide: result.wide,
         devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
         styleNonce,
       });

@@ -46,6 +46,8 @@ export interface LayoutInput {
   styleNonce?: string;
   /** One screen filling the viewport under the header (the chat). */
   fill?: boolean;
+  /** A wider page (the admin panel). */
+  wide?: boolean;
 }
 
 const NAV = [
@@ -92,7 +94,7 @@ ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></sc
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}
-<main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}">
+<main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}${input.wide ? ' page--wide' : ''}">
 ${input.body}
 </main>
 ${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>`}

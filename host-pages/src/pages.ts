@@ -13,6 +13,8 @@ export interface PageResult {
   banner?: RawHtml | false;
   /** The page is one screen that fills the viewport under the header (the chat): no width limit, no padding, no footer. */
   fill?: boolean;
+  /** A wider page than the others (the admin panel's tables). */
+  wide?: boolean;
 }
 
 export interface PageDefinition {
@@ -129,7 +131,7 @@ function adminPages(): PageDefinition[] {
     access: 'admin',
     layout: 'app',
     nav: '/admin',
-    render: () => ({ title: 'Админка', widgets: [widget('admin', {})] }),
+    render: () => ({ title: 'Админка', widgets: [widget('admin', {})], wide: true }),
   }));
 }
 

@@ -109,6 +109,24 @@ export const RefundRequested: Story = {
     await within(form).findByText(/Возврат 100 ₽ запрошен/);
   },
 };
+/** CloudPayments confirmed the refund by the time the payment was read again: the message says so, not «запрошен». */
+export const RefundDone: Story = {
+  ...at('tab8', {
+    search: '?payment=15',
+    answers: {
+      refundPayment: ({ body }) => {
+        const amount = (body as { amount: number }).amount;
+        const refund = { ...(PAYMENT.refunds[1] as AdminPaymentDetail['refunds'][number]), id: 4, amount, applied: amount, reason: 'Сбой генерации видео' };
+        return Promise.resolve({ ...PAYMENT, refunded: PAYMENT.refunded + amount, refundable: PAYMENT.refundable - amount, refunds: [refund, ...PAYMENT.refunds] });
+      },
+    },
+  }),
+  play: async () => {
+    const form = await refund('100');
+    await userEvent.click(within(form).getByRole('button', { name: 'Да, вернуть' }));
+    await within(form).findByText(/Возврат 100 ₽ проведён/);
+  },
+};
 export const RefundTooLarge: Story = {
   ...at('tab8', { search: '?payment=15', answers: { refundPayment: () => Promise.reject(new ApiError(409, 'REFUND_TOO_LARGE', { amount: ['Можно вернуть не больше 590,00 ₽'] })) } }),
   play: async () => {
