@@ -11,7 +11,7 @@ import { openPage, setupE2E } from './support/index.ts';
  * fits or scrolls inside its frame and says so — a column is never cut off silently; the page
  * itself never scrolls sideways; on a phone the tab bar and the header's menu show that they
  * scroll and bring the current item into view; the analytics' hidden tables take no room; the
- * audit log speaks Russian.
+ * audit log speaks Russian; a period's payments and ledger download as CSV for accounting.
  */
 
 const e2e = setupE2E();
@@ -135,5 +135,38 @@ describe('on a phone', () => {
     })()`));
     expect(below).toBeLessThanOrEqual(1);
     await shot(page, 'phone-analytics');
+  });
+});
+
+describe('CSV for accounting', () => {
+  it('«Платежи» downloads the payments with their refunds, and «Аналитика» the ledger of the period shown', async () => {
+    const page = await e2e.signedInPage(admin);
+    await openPage(page, e2e.url('/admin/payments'));
+    const form = page.getByRole('form', { name: 'Выгрузка в CSV' });
+    await form.waitFor();
+    await shot(page, 'export-payments-1280');
+    const [payments] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Платежи и возвраты, CSV' }).click()]);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(new Date());
+    const from = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    expect(payments.suggestedFilename()).toBe(`payments_${from}_${today}.csv`);
+    const text = fs.readFileSync(await payments.path(), 'utf8');
+    expect(text.startsWith('\uFEFFДата и время (МСК);Операция;')).toBe(true);
+    expect(text).toMatch(/;Оплата;\d+;\d+;;\d+;a-rather-long-client-address-[^;]+;Про;Подписка;149,00;Оплачен;/);
+    expect(text).toMatch(/;Возврат;\d+;\d+;;\d+;a-rather-long-client-address-[^;]+;Про;Подписка;-100,00;Проведён;\d*;Клиент попросил\r\n/);
+
+    await openPage(page, e2e.url(`/admin/analytics?from=${from}&to=${today}`));
+    const exports = page.getByRole('group', { name: 'Выгрузка периода в CSV' });
+    const [ledger] = await Promise.all([page.waitForEvent('download'), exports.getByRole('button', { name: 'Движение токенов, CSV' }).click()]);
+    expect(ledger.suggestedFilename()).toBe(`ledger_${from}_${today}.csv`);
+    const lines = fs.readFileSync(await ledger.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe('\uFEFFДата и время (МСК);№ записи;Пользователь;ID пользователя;Кошелёк;Сумма;Причина;Примечание;Основание');
+    expect(lines.some((l) => /;медиа;2,5;Корректировка администратором;Компенсация за сбой;Администратор №\d+$/.test(l))).toBe(true);
+    await shot(page, 'export-analytics-1280');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, e2e.url('/admin/payments'));
+    await page.getByRole('form', { name: 'Выгрузка в CSV' }).waitFor();
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
+    await shot(page, 'export-payments-390');
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminBillingRoutes, buildPath } from '@app/contracts';
 import { call, createTestApp, newAdmin, newUser, seedCatalog, subscribe, type TestApp } from '../support/index.ts';
 
-/* Every endpoint of the billing, content, activity, analytics and settings tabs: 401 for a guest, 403 for a user, and nothing changes. */
+/* Every endpoint of the billing, content, activity, analytics and settings tabs and the CSV exports: 401 for a guest, 403 for a user, and nothing changes. */
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,6 +43,8 @@ async function validRequests(): Promise<Record<keyof typeof adminBillingRoutes, 
     analytics: { query: 'from=2025-01-01&to=2025-01-31' },
     settings: {},
     updateSettings: { payload: { welcome_words: 1, welcome_media: 0, telegram_channel: '@someone_else', support_url: 'https://x.example', sandbox_payments: false, sandbox_telegram: false } },
+    exportLedger: { query: 'from=2025-01-01&to=2025-01-31' },
+    exportPayments: { query: 'from=2025-01-01&to=2025-01-31' },
   };
 }
 

@@ -5,6 +5,7 @@ import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { LEDGER_REASONS, walletAmount, when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
+import { CsvExport } from './CsvExport.tsx';
 import { newRequestId } from '../request-id.ts';
 import { OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
 import { billingStatus, PAYMENT_KIND_LABELS, REFUND_STATUS_LABELS, rub } from './texts.ts';
@@ -42,7 +43,7 @@ export function paymentColumns(navigate: Navigate): readonly Column<AdminPayment
 
 const STATUS_OPTIONS = INVOICE_STATUSES.map((value) => ({ value, label: billingStatus(value) }));
 
-/** «Платежи»: every payment by status, searched by email or transaction; one opens in a window with its refunds and the refund form (`?payment=15`). */
+/** «Платежи»: every payment by status, searched by email or transaction; one opens in a window with its refunds and the refund form (`?payment=15`); a period's payments and ledger download as CSV. */
 export function PaymentsTab({ api, search, navigate }: { api: AdminApi; search: string; navigate: Navigate }) {
   const columns = paymentColumns(navigate);
   const address = useListAddress({ path: PATH, search, fallbackSort: FALLBACK_SORT, columns, filters: ['status'], navigate });
@@ -50,18 +51,21 @@ export function PaymentsTab({ api, search, navigate }: { api: AdminApi; search: 
   const status = INVOICE_STATUSES.find((s) => s === address.filters.status);
   const list = useRouteQuery(api.payments, { query: { q: query.q, status, sort: address.sort as 'id', dir: query.dir, page: query.page } }, { placeholderData: (prev) => prev });
   return (
-    <BillingList
-      title="Платежи"
-      columns={columns}
-      list={list}
-      address={address}
-      search={search}
-      navigate={navigate}
-      searchLabel="Поиск по email или номеру транзакции"
-      empty={status ? `Платежей со статусом «${billingStatus(status)}» нет` : 'Платежей пока нет'}
-      filter={{ name: 'status', label: 'Статус', options: STATUS_OPTIONS }}
-      dialog={{ param: OPEN.payment, render: (id, onClose) => <PaymentDialog api={api} id={id} navigate={navigate} onClose={onClose} /> }}
-    />
+    <>
+      <BillingList
+        title="Платежи"
+        columns={columns}
+        list={list}
+        address={address}
+        search={search}
+        navigate={navigate}
+        searchLabel="Поиск по email или номеру транзакции"
+        empty={status ? `Платежей со статусом «${billingStatus(status)}» нет` : 'Платежей пока нет'}
+        filter={{ name: 'status', label: 'Статус', options: STATUS_OPTIONS }}
+        dialog={{ param: OPEN.payment, render: (id, onClose) => <PaymentDialog api={api} id={id} navigate={navigate} onClose={onClose} /> }}
+      />
+      <CsvExport api={api} kinds={['payments', 'ledger']} />
+    </>
   );
 }
 
