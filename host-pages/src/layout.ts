@@ -10,6 +10,8 @@ export interface PageViewer {
 /** What a page needs to know about the request, supplied by the server. */
 export interface PageContext {
   viewer: PageViewer | null;
+  /** The session's account is blocked (then `viewer` is null): its pages say so instead of asking to sign in. */
+  blocked?: { email: string } | null;
   supportUrl: string;
   payments: { sandbox: boolean; scriptUrl: string };
 }
@@ -122,4 +124,16 @@ export function renderErrorDocument(status: number, ctx?: PageContext): string {
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
 <body class="layout-${layout}">${ctx && signedIn ? header(ctx, undefined) : guestHeader()}<main class="page page--${layout}"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="${signedIn ? '/dashboard' : '/'}">На главную</a></div></main>${ctx && signedIn ? html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>` : ''}</body></html>`.value;
+}
+
+/**
+ * What a blocked account sees on its pages (403): that it is blocked, the way to support and a
+ * way out, instead of a sign-in form that would only refuse it.
+ */
+export function renderBlockedDocument(ctx: PageContext & { blocked: { email: string } }): string {
+  const title = 'Аккаунт заблокирован';
+  return html`<!doctype html>
+<html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
+<body class="layout-auth">${guestHeader()}<main class="page"><div class="card error-page" role="alert"><h1>${title}</h1><p>Аккаунт <strong class="error-page__account">${ctx.blocked.email}</strong> заблокирован администратором, пользоваться им сейчас нельзя. Если это ошибка, напишите в поддержку — мы разберёмся.</p><div class="error-page__actions"><a class="btn btn-primary" href="${ctx.supportUrl}">Написать в поддержку</a><a class="btn btn-secondary" href="/logout">Выйти</a></div></div></main><footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer></body></html>`.value;
 }
