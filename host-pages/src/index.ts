@@ -7,7 +7,7 @@ import { ManifestStore } from './manifest.ts';
 import { DEV_PREAMBLE_PATH, devPreambleModule } from './dev.ts';
 import { html } from './html.ts';
 import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
-import { defaultBody, PAGES, safeNext, type PageDefinition } from './pages.ts';
+import { defaultBody, PAGES, PASSWORD_CHANGE_PATH, safeNext, type PageDefinition } from './pages.ts';
 
 export type { PageContext, PageViewer } from './layout.ts';
 export { PAGES, safeNext, type PageDefinition, type PageResult } from './pages.ts';
@@ -124,6 +124,10 @@ export const hostPages = fp<HostPagesOptions>(
       // A blocked account is told so where it lands, not sent to a sign-in form that would only refuse it.
       if ((page.access === 'user' || page.access === 'admin') && ctx.blocked) return renderBlockedPage(reply, { ...ctx, blocked: ctx.blocked });
       if ((page.access === 'user' || page.access === 'admin') && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      // A temporary password is changed first: every other page of the account leads to the form, then back.
+      if (ctx.viewer?.mustChangePassword && (page.access === 'user' || page.access === 'admin') && page.path !== PASSWORD_CHANGE_PATH) {
+        return reply.redirect(`${PASSWORD_CHANGE_PATH}?next=${encodeURIComponent(safeNext(req.url))}`);
+      }
       if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
       const result = page.render(ctx, req);
       const widgets = [...result.widgets];

@@ -5,6 +5,8 @@ export interface PageViewer {
   email: string;
   emailConfirmed: boolean;
   role: 'user' | 'admin';
+  /** Signed in with a temporary password: the pages lead to the change form first. */
+  mustChangePassword?: boolean;
 }
 
 /** What a page needs to know about the request, supplied by the server. */

@@ -1,6 +1,6 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
-import { ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
+import { ChangePasswordBodySchema, ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
 
 export * from './accounts.browser.ts';
 
@@ -106,6 +106,15 @@ export const accountRoutes = {
     summary: 'Sets a new password with the mailed token (POST with `_method: PATCH` also routes here)',
     tags: ['accounts'],
     body: ResetPasswordBodySchema,
+    response: OkSchema,
+  }),
+  changePassword: defineRoute({
+    ...accountPaths.changePassword,
+    summary:
+      'Sets a new password given the current one; clears a temporary password (until then every other call answers 403 PASSWORD_CHANGE_REQUIRED); ends the account’s other sessions',
+    tags: ['accounts'],
+    whileTemporaryPassword: true,
+    body: ChangePasswordBodySchema,
     response: OkSchema,
   }),
 } as const;

@@ -41,6 +41,8 @@ export function authorize(req: FastifyRequest, contract: RouteContract): void {
   }
   if (!needsUser || !viewer) return;
   if (viewer.blocked) throw new AppError('ACCOUNT_BLOCKED');
+  // A password someone else chose (admin:create) is changed before anything else.
+  if (viewer.mustChangePassword && !contract.whileTemporaryPassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
   if (contract.access === 'admin' && viewer.role !== 'admin') throw new AppError('FORBIDDEN');
   if (contract.access === 'confirmed' && !viewer.emailConfirmed) throw new AppError('EMAIL_NOT_CONFIRMED');
 }

@@ -18,6 +18,7 @@ import * as m0017 from './0017_index_generation_provider_ref.ts';
 import * as m0018 from './0018_create_audit_log.ts';
 import * as m0020 from './0020_create_settings_and_refunds.ts';
 import * as m0021 from './0021_money_edges.ts';
+import * as m0032 from './0032_temporary_passwords.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018_create_audit_log': m0018,
   '0020_create_settings_and_refunds': m0020,
   '0021_money_edges': m0021,
+  '0032_temporary_passwords': m0032,
 };

@@ -7,7 +7,7 @@ export function pageContext(ctx: AppContext, req: FastifyRequest): PageContext {
   const viewer = req.viewer && !req.viewer.blocked ? req.viewer : null;
   const cp = ctx.config.cloudpayments;
   return {
-    viewer: viewer ? { email: viewer.email, emailConfirmed: viewer.emailConfirmed, role: viewer.role } : null,
+    viewer: viewer ? { email: viewer.email, emailConfirmed: viewer.emailConfirmed, role: viewer.role, mustChangePassword: viewer.mustChangePassword } : null,
     blocked: req.viewer?.blocked ? { email: req.viewer.email } : null,
     supportUrl: ctx.settings.current.support_url,
     payments: { sandbox: cp.sandbox, scriptUrl: cp.sandbox ? '/sandbox/cloudpayments.js' : cp.widgetUrl },
