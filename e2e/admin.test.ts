@@ -85,12 +85,34 @@ describe('the admin panel', () => {
     await openPage(userPage, e2e.url('/dashboard'));
     await expect.poll(async () => text(await userPage.locator('.balances__value').first().textContent())).toBe('1 500');
 
-    // Blocking asks first, then the badge shows and the user's session is refused.
+    // A page the user keeps open while being blocked.
+    const ordersPage = await e2e.signedInPage(user);
+    await openPage(ordersPage, e2e.url('/dashboard/user/orders'));
+    await ordersPage.getByRole('tab', { name: 'Подписки' }).waitFor();
+
+    // Blocking asks first, then the badge shows; the user's pages say the account is blocked.
     await page.getByRole('button', { name: 'Заблокировать' }).click();
     await page.getByRole('group', { name: 'Подтверждение' }).getByRole('button', { name: 'Да' }).click();
     await page.locator('.admin-screen__head').getByText('Заблокирован').waitFor();
-    await userPage.reload();
-    await expect.poll(() => new URL(userPage.url()).pathname).toBe('/login');
+    const blocked = await userPage.reload();
+    expect(blocked?.status()).toBe(403);
+    expect(new URL(userPage.url()).pathname).toBe('/dashboard');
+    await userPage.getByRole('heading', { name: 'Аккаунт заблокирован' }).waitFor();
+    expect(text(await userPage.locator('.error-page').textContent())).toContain(`Аккаунт ${user.email} заблокирован администратором`);
+    expect(await userPage.getByRole('link', { name: 'Выйти' }).getAttribute('href')).toBe('/logout');
+    await shot(userPage, 'blocked-page');
+    await userPage.setViewportSize({ width: 390, height: 844 });
+    await shot(userPage, 'blocked-page-phone');
+    // A widget of the page left open asks the API: the page says why nothing works.
+    await ordersPage.getByRole('tab', { name: 'Авто списания' }).click();
+    const notice = ordersPage.getByRole('alertdialog', { name: 'Аккаунт заблокирован' });
+    await notice.waitFor();
+    expect(await notice.getByRole('link', { name: 'Написать в поддержку' }).getAttribute('href')).toBe(await ordersPage.locator('.site-footer a').getAttribute('href'));
+    await shot(ordersPage, 'blocked-notice');
+    await ordersPage.setViewportSize({ width: 390, height: 844 });
+    await shot(ordersPage, 'blocked-notice-phone');
+    await notice.getByRole('link', { name: 'Выйти' }).click();
+    await expect.poll(() => new URL(ordersPage.url()).pathname).toBe('/login');
 
     // The audit log has both changes, by this admin.
     await tabs(page).getByRole('link', { name: 'Журнал действий' }).click();
@@ -186,6 +208,10 @@ describe('the admin panel', () => {
     await page.getByRole('link', { name: 'Создать модель' }).click();
     const model = page.getByRole('form', { name: 'Новая модель' });
     await model.getByLabel('Название').fill(`Художник ${stamp}`);
+    // A new model starts as a chat on the demo connection (the switched-off OpenAI one is not offered first).
+    expect(await model.getByLabel(/^Тип/).inputValue()).toBe('chat');
+    expect(await model.getByLabel('Подключение').inputValue()).toBe(await model.getByLabel('Подключение').locator('option', { hasText: 'Демо' }).getAttribute('value'));
+    await model.getByLabel(/^Тип/).selectOption('image');
     await model.getByLabel('Подключение').selectOption({ label: 'Демо (Демо (офлайн))' });
     await model.getByLabel('Модель у провайдера').fill('demo-image');
     await model.getByLabel('Медиа токенов за изображение или ролик').fill('1,5');

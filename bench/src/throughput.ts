@@ -130,7 +130,7 @@ export async function measureThroughput(): Promise<ThroughputReport> {
       rates.push(await measure(REAL_PATH_RATES[1], 2_000, POOL, (i) => message(chatters[i % chatters.length] ?? chatter)));
 
       const product = await db.selectFrom('ai_products').select('id').where('variant', '=', 'img').orderBy('id').executeTakeFirstOrThrow();
-      const viewerOf = (id: number): Viewer => ({ id, email: `bench-${String(id)}@example.ru`, role: 'user', emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' });
+      const viewerOf = (id: number): Viewer => ({ id, email: `bench-${String(id)}@example.ru`, role: 'user', emailConfirmed: true, blocked: false, mustChangePassword: false, sessionId: 0, via: 'bearer' });
       const run = async (userId: number) => {
         const started = await startGeneration(ctx, viewerOf(userId), { product_id: product.id, prompt: 'Лес' });
         await markRunning(db, started.id);
@@ -150,7 +150,7 @@ export async function measureThroughput(): Promise<ThroughputReport> {
       touched.push(...payers);
       const invoices: { userId: number; start: PaymentStart }[] = [];
       for (const id of payers) {
-        const viewer = { id, email: `bench-${String(id)}@example.ru`, role: 'user' as const, emailConfirmed: true, blocked: false, sessionId: 0, via: 'bearer' as const };
+        const viewer = { id, email: `bench-${String(id)}@example.ru`, role: 'user' as const, emailConfirmed: true, blocked: false, mustChangePassword: false, sessionId: 0, via: 'bearer' as const };
         invoices.push({ userId: id, start: await startSubscriptionPayment(ctx, viewer, plan.id) });
       }
       const secret = ctx.secrets.cloudpaymentsSecret;

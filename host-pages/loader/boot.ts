@@ -77,8 +77,32 @@ function showFailure(el: HTMLElement): void {
   el.replaceChildren(box);
 }
 
+/**
+ * On a phone the header's menu scrolls sideways: its current item is brought into view, and the
+ * sides that hide items fade out (`data-more-left`, `data-more-right`), so the menu shows it scrolls.
+ */
+function followMenu(): void {
+  const menu = document.querySelector<HTMLElement>('.site-nav');
+  if (!menu) return;
+  const update = () => {
+    const hidden = menu.scrollWidth - menu.clientWidth;
+    menu.toggleAttribute('data-more-left', hidden > 1 && menu.scrollLeft > 1);
+    menu.toggleAttribute('data-more-right', hidden > 1 && menu.scrollLeft < hidden - 1);
+  };
+  const current = menu.querySelector('[aria-current="page"]');
+  if (current && menu.scrollWidth > menu.clientWidth) {
+    const box = menu.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    menu.scrollLeft += item.left - box.left - (box.width - item.width) / 2;
+  }
+  update();
+  menu.addEventListener('scroll', update, { passive: true });
+  window.addEventListener('resize', update);
+}
+
 /** Registers the host modules and mounts every widget of the page. */
 export async function boot(): Promise<void> {
+  followMenu();
   (globalThis as Record<string, unknown>)[HOST_GLOBAL] ??= createRegistry();
   // Dialogs add a <style> element (scroll lock); the page's CSP allows it with this nonce, which their style helper reads from here.
   const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;

@@ -6,8 +6,8 @@ import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
 import { DEV_PREAMBLE_PATH, devPreambleModule } from './dev.ts';
 import { html } from './html.ts';
-import { mountPoint, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
-import { defaultBody, PAGES, safeNext, type PageDefinition } from './pages.ts';
+import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
+import { defaultBody, PAGES, PASSWORD_CHANGE_PATH, safeNext, type PageDefinition } from './pages.ts';
 
 export type { PageContext, PageViewer } from './layout.ts';
 export { PAGES, safeNext, type PageDefinition, type PageResult } from './pages.ts';
@@ -52,6 +52,10 @@ declare module 'fastify' {
 export function renderErrorPage(reply: FastifyReply, status: number, ctx?: PageContext): FastifyReply {
   return reply.code(status).type(HTML).header('cache-control', 'no-store').send(renderErrorDocument(status, ctx));
 }
+
+/** A blocked account's page: 403, what happened, support and «Выйти». */
+const renderBlockedPage = (reply: FastifyReply, ctx: PageContext & { blocked: { email: string } }) =>
+  reply.code(403).type(HTML).header('cache-control', 'no-store').send(renderBlockedDocument(ctx));
 
 /**
  * The server-rendered pages: each is an HTML shell with widget mount points, the loader and
@@ -108,13 +112,22 @@ export const hostPages = fp<HostPagesOptions>(
       return reply.header('cache-control', cache).sendFile(file, path.join(opts.widgetsDir, name, 'dist'), { cacheControl: false });
     });
 
-    app.get('/', { schema: { hide: true } }, (req, reply) => reply.redirect(opts.context(req).viewer ? '/dashboard' : '/login'));
+    app.get('/', { schema: { hide: true } }, (req, reply) => {
+      const ctx = opts.context(req);
+      return reply.redirect(ctx.viewer || ctx.blocked ? '/dashboard' : '/login');
+    });
 
     /** Renders a page definition for this request (access rules, overlay, manifest). */
     const sendPage = async (req: FastifyRequest, reply: FastifyReply, page: Omit<PageDefinition, 'path'> & { path?: string }) => {
       const ctx = opts.context(req);
       if (page.access === 'guest' && ctx.viewer) return reply.redirect('/dashboard');
+      // A blocked account is told so where it lands, not sent to a sign-in form that would only refuse it.
+      if ((page.access === 'user' || page.access === 'admin') && ctx.blocked) return renderBlockedPage(reply, { ...ctx, blocked: ctx.blocked });
       if ((page.access === 'user' || page.access === 'admin') && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      // A temporary password is changed first: every other page of the account leads to the form, then back.
+      if (ctx.viewer?.mustChangePassword && (page.access === 'user' || page.access === 'admin') && page.path !== PASSWORD_CHANGE_PATH) {
+        return reply.redirect(`${PASSWORD_CHANGE_PATH}?next=${encodeURIComponent(safeNext(req.url))}`);
+      }
       if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
       const result = page.render(ctx, req);
       const widgets = [...result.widgets];
@@ -136,6 +149,7 @@ export const hostPages = fp<HostPagesOptions>(
         current: page.nav ?? page.path,
         banner: result.banner,
         fill: result.fill,
+        wide: result.wide,
         devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
         styleNonce,
       });

@@ -5,11 +5,15 @@ export interface PageViewer {
   email: string;
   emailConfirmed: boolean;
   role: 'user' | 'admin';
+  /** Signed in with a temporary password: the pages lead to the change form first. */
+  mustChangePassword?: boolean;
 }
 
 /** What a page needs to know about the request, supplied by the server. */
 export interface PageContext {
   viewer: PageViewer | null;
+  /** The session's account is blocked (then `viewer` is null): its pages say so instead of asking to sign in. */
+  blocked?: { email: string } | null;
   supportUrl: string;
   /**
    * `sandbox`: the payment sandbox takes payments (test cards); `unavailable`: no payment can be
@@ -50,6 +54,8 @@ export interface LayoutInput {
   styleNonce?: string;
   /** One screen filling the viewport under the header (the chat). */
   fill?: boolean;
+  /** A wider page (the admin panel). */
+  wide?: boolean;
 }
 
 const NAV = [
@@ -96,7 +102,7 @@ ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></sc
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}
-<main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}">
+<main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}${input.wide ? ' page--wide' : ''}">
 ${input.body}
 </main>
 ${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>`}
@@ -124,4 +130,16 @@ export function renderErrorDocument(status: number, ctx?: PageContext): string {
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
 <body class="layout-${layout}">${ctx && signedIn ? header(ctx, undefined) : guestHeader()}<main class="page page--${layout}"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="${signedIn ? '/dashboard' : '/'}">На главную</a></div></main>${ctx && signedIn ? html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>` : ''}</body></html>`.value;
+}
+
+/**
+ * What a blocked account sees on its pages (403): that it is blocked, the way to support and a
+ * way out, instead of a sign-in form that would only refuse it.
+ */
+export function renderBlockedDocument(ctx: PageContext & { blocked: { email: string } }): string {
+  const title = 'Аккаунт заблокирован';
+  return html`<!doctype html>
+<html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/loader.css"></head>
+<body class="layout-auth">${guestHeader()}<main class="page"><div class="card error-page" role="alert"><h1>${title}</h1><p>Аккаунт <strong class="error-page__account">${ctx.blocked.email}</strong> заблокирован администратором, пользоваться им сейчас нельзя. Если это ошибка, напишите в поддержку — мы разберёмся.</p><div class="error-page__actions"><a class="btn btn-primary" href="${ctx.supportUrl}">Написать в поддержку</a><a class="btn btn-secondary" href="/logout">Выйти</a></div></div></main><footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer></body></html>`.value;
 }

@@ -5,6 +5,9 @@ import { mountPoint, widget, type PageContext, type WidgetMount } from './layout
 
 export type PageAccess = 'guest' | 'user' | 'admin' | 'any';
 
+/** Where a signed-in account changes its password; a temporary one is changed here before any other page opens. */
+export const PASSWORD_CHANGE_PATH = '/password/change';
+
 export interface PageResult {
   title: string;
   widgets: WidgetMount[];
@@ -13,6 +16,8 @@ export interface PageResult {
   banner?: RawHtml | false;
   /** The page is one screen that fills the viewport under the header (the chat): no width limit, no padding, no footer. */
   fill?: boolean;
+  /** A wider page than the others (the admin panel's tables). */
+  wide?: boolean;
 }
 
 export interface PageDefinition {
@@ -50,6 +55,16 @@ export const PAGES: PageDefinition[] = [
     access: 'guest',
     layout: 'auth',
     render: () => ({ title: 'Регистрация', widgets: [widget('auth', { mode: 'register', redirectTo: '/dashboard' })] }),
+  },
+  {
+    // A temporary password (admin:create) is changed here before any other page opens.
+    path: PASSWORD_CHANGE_PATH,
+    access: 'user',
+    layout: 'auth',
+    render: (ctx, req) => ({
+      title: 'Смена пароля',
+      widgets: [widget('password-reset-form', { mode: 'change', email: ctx.viewer?.email ?? '', temporary: ctx.viewer?.mustChangePassword === true, next: safeNext(query(req).next) })],
+    }),
   },
   {
     path: '/password/reset',
@@ -141,7 +156,7 @@ function adminPages(): PageDefinition[] {
     access: 'admin',
     layout: 'app',
     nav: '/admin',
-    render: () => ({ title: 'Админка', widgets: [widget('admin', {})] }),
+    render: () => ({ title: 'Админка', widgets: [widget('admin', {})], wide: true }),
   }));
 }
 

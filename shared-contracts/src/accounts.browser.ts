@@ -32,6 +32,20 @@ export const ResetPasswordBodySchema = z.object({
   email: EmailSchema,
 });
 
+/** The password change (a temporary password first of all): the current one, the new one twice; the new one must differ. */
+export const ChangePasswordBodySchema = z
+  .object({
+    current_password: z.string({ error: 'Введите текущий пароль' }).check(z.minLength(1, 'Введите текущий пароль'), z.maxLength(256, 'Неверный текущий пароль')),
+    password: NewPasswordSchema,
+    password_confirmation: PasswordConfirmationSchema,
+  })
+  .check(
+    z.superRefine((b, ctx) => {
+      if (b.password && b.password_confirmation && b.password !== b.password_confirmation) ctx.issues.push({ code: 'custom', path: ['password_confirmation'], message: 'Пароли не совпадают', input: b.password_confirmation });
+      if (b.password && b.password === b.current_password) ctx.issues.push({ code: 'custom', path: ['password'], message: 'Новый пароль должен отличаться от текущего', input: b.password });
+    }),
+  );
+
 export const accountPaths = {
   csrfCookie: { method: 'GET', path: '/sanctum/csrf-cookie', access: 'public' },
   register: { method: 'POST', path: '/api/new/register', access: 'guest' },
@@ -43,6 +57,7 @@ export const accountPaths = {
   resetRequest: { method: 'POST', path: '/api/new/reset_password', access: 'guest' },
   resetCheck: { method: 'GET', path: '/api/new/reset_password/check', access: 'public' },
   resetPassword: { method: 'PATCH', path: '/api/new/reset_password', access: 'guest' },
+  changePassword: { method: 'POST', path: '/api/new/password/change', access: 'user' },
 } as const satisfies Record<string, Endpoint>;
 
 /** Success texts fixed by the seed. */

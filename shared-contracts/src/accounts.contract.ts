@@ -1,7 +1,7 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
 import { storableText } from './fields.ts';
-import { ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
+import { ChangePasswordBodySchema, ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
 
 export * from './accounts.browser.ts';
 
@@ -107,6 +107,15 @@ export const accountRoutes = {
     summary: 'Sets a new password with the mailed token (POST with `_method: PATCH` also routes here)',
     tags: ['accounts'],
     body: ResetPasswordBodySchema,
+    response: OkSchema,
+  }),
+  changePassword: defineRoute({
+    ...accountPaths.changePassword,
+    summary:
+      'Sets a new password given the current one; clears a temporary password (until then every other call answers 403 PASSWORD_CHANGE_REQUIRED); ends the account’s other sessions',
+    tags: ['accounts'],
+    whileTemporaryPassword: true,
+    body: ChangePasswordBodySchema,
     response: OkSchema,
   }),
 } as const;

@@ -24,6 +24,8 @@ export const adminBillingPaths = {
   analytics: { method: 'GET', path: '/api/admin/analytics', access: 'admin' },
   settings: { method: 'GET', path: '/api/admin/settings', access: 'admin' },
   updateSettings: { method: 'PUT', path: '/api/admin/settings', access: 'admin' },
+  exportLedger: { method: 'GET', path: '/api/admin/exports/ledger', access: 'admin' },
+  exportPayments: { method: 'GET', path: '/api/admin/exports/payments', access: 'admin' },
 } as const satisfies Record<string, Endpoint>;
 
 /** Subscription statuses (see the billing tables): pending → active → past_due/cancelled → expired, or replaced. */

@@ -7,7 +7,7 @@ import { TariffSchema } from './billing.contract.ts';
 import { DashboardCardSchema } from './dashboard.contract.ts';
 import { ChatMessageSchema } from './chat.contract.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
-import { AnalyticsQuerySchema, DashboardCardInputSchema, RefundRequestSchema, SettingsInputSchema, TariffInputSchema } from './admin-inputs.ts';
+import { AnalyticsQuerySchema, DashboardCardInputSchema, ExportQuerySchema, RefundRequestSchema, SettingsInputSchema, TariffInputSchema } from './admin-inputs.ts';
 import {
   CHAT_SORTS,
   GENERATION_SORTS,
@@ -393,5 +393,23 @@ export const adminBillingRoutes = {
     tags: ['admin'],
     body: SettingsInputSchema,
     response: AdminSettingsSchema,
+  }),
+  exportLedger: defineRoute({
+    ...adminBillingPaths.exportLedger,
+    summary:
+      'The token ledger of a period (Moscow days, at most 366) as CSV, streamed: one line a ledger row (when, user, wallet, amount — words whole, media with one decimal —, reason, note, cause); UTF-8 with BOM, «;»-separated, decimal comma',
+    tags: ['admin'],
+    query: ExportQuerySchema,
+    raw: true,
+    response: z.unknown().meta({ description: 'text/csv; charset=utf-8 (not JSON), as an attachment' }),
+  }),
+  exportPayments: defineRoute({
+    ...adminBillingPaths.exportPayments,
+    summary:
+      'Payments, renewal charges and refunds of a period (Moscow days, at most 366) as CSV, streamed: one line an operation with its amount in roubles (refunds negative), status, transaction and reason; UTF-8 with BOM, «;»-separated, decimal comma',
+    tags: ['admin'],
+    query: ExportQuerySchema,
+    raw: true,
+    response: z.unknown().meta({ description: 'text/csv; charset=utf-8 (not JSON), as an attachment' }),
   }),
 } as const;

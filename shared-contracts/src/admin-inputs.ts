@@ -378,6 +378,15 @@ export const AnalyticsQuerySchema = z.object({ from: z.optional(DateSchema), to:
   }),
 );
 
+/** A period to export as CSV: both days required (Moscow days, both included, at most 366). */
+export const ExportQuerySchema = z.object({ from: DateSchema, to: DateSchema }).check(
+  z.superRefine((q, ctx) => {
+    const problem = periodProblem(q.from, q.to);
+    if (problem) ctx.issues.push({ code: 'custom', path: [problem.field], message: problem.message, input: q[problem.field] });
+  }),
+);
+export type ExportQuery = z.infer<typeof ExportQuerySchema>;
+
 // Settings (tab 16)
 
 /**

@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, message: 'Недостаточно прав' },
   ACCOUNT_BLOCKED: { status: 403, message: 'Аккаунт заблокирован. Обратитесь в поддержку' },
   EMAIL_NOT_CONFIRMED: { status: 403, message: 'Подтвердите почту, чтобы продолжить' },
+  PASSWORD_CHANGE_REQUIRED: { status: 403, message: 'Сначала смените временный пароль на свой' },
+  WRONG_PASSWORD: { status: 422, message: 'Неверный текущий пароль' },
   NOT_FOUND: { status: 404, message: 'Не найдено' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Метод не поддерживается' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },

@@ -86,6 +86,8 @@ export interface RouteContract extends Endpoint {
   readonly raw?: boolean;
   /** Verified by a signature instead of a session: no CSRF check. */
   readonly signed?: boolean;
+  /** Works while the viewer's password is temporary (the change itself); every other route refuses with PASSWORD_CHANGE_REQUIRED. */
+  readonly whileTemporaryPassword?: true;
 }
 
 export const defineRoute = <const R extends RouteContract>(route: R): R => route;

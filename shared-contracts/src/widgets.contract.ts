@@ -13,7 +13,15 @@ export const widgetProps = {
   auth: z.object({ mode: z.enum(['login', 'register']), redirectTo: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
   'email-confirm': z.object({ email: z.string(), supportUrl: z.string() }),
   'password-reset-request': z.object({ email: withDefault(z.string(), '') }),
-  'password-reset-form': z.object({ token: z.string(), email: z.string() }),
+  /**
+   * The new-password form: of a mailed reset link (`token`, `email`), or the change of a signed-in
+   * account's password (`mode: 'change'`; `temporary` when it must be changed before anything else,
+   * then `next` opens).
+   */
+  'password-reset-form': z.union([
+    z.object({ token: z.string(), email: z.string() }),
+    z.object({ mode: z.literal('change'), email: z.string(), temporary: z.boolean(), next: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
+  ]),
   tariffs: z.object({
     frontend: withDefault(z.boolean(), false),
     /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */

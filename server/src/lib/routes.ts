@@ -34,13 +34,15 @@ const needsUser = (contract: Pick<RouteContract, 'access'>) => contract.access !
 const needsCsrf = (req: FastifyRequest, contract: Pick<RouteContract, 'signed'>) => !SAFE_METHODS.has(req.method) && !contract.signed && req.viewer?.via !== 'bearer';
 
 /** Checks who may call `contract` and, for cookie-authenticated or anonymous posts, the CSRF token. */
-export function authorize(req: FastifyRequest, contract: Pick<RouteContract, 'access' | 'signed'>): void {
+export function authorize(req: FastifyRequest, contract: Pick<RouteContract, 'access' | 'signed' | 'whileTemporaryPassword'>): void {
   const viewer = req.viewer;
   // No viewer means the call can change nothing: 401 (sign in again), not 419, for a stale token.
   if (needsUser(contract) && !viewer) throw new AppError('UNAUTHENTICATED');
   if (needsCsrf(req, contract)) verifyCsrf(req);
   if (!needsUser(contract) || !viewer) return;
   if (viewer.blocked) throw new AppError('ACCOUNT_BLOCKED');
+  // A password someone else chose (admin:create) is changed before anything else.
+  if (viewer.mustChangePassword && !contract.whileTemporaryPassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
   if (contract.access === 'admin' && viewer.role !== 'admin') throw new AppError('FORBIDDEN');
   if (contract.access === 'confirmed' && !viewer.emailConfirmed) throw new AppError('EMAIL_NOT_CONFIRMED');
 }

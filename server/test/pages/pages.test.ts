@@ -68,11 +68,27 @@ describe('access', () => {
     expect((await page('/', user.cookie)).headers.location).toBe('/dashboard');
   });
 
-  it('a blocked user counts as a guest', async () => {
+  it('a blocked user is told so on the page they land on — support and «Выйти» — not sent to sign in; /login still signs in another account', async () => {
     const user = await newUser(t.db, { blocked: true });
-    const res = await page('/dashboard', user.cookie);
-    expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/login?next=%2Fdashboard');
+    const admin = await newAdmin(t.db, { email: `blocked-admin-${String(Date.now())}@example.ru` });
+    await t.db.updateTable('users').set({ blocked_at: new Date() }).where('id', '=', admin.id).execute();
+    for (const [url, cookie, email] of [
+      ['/dashboard', user.cookie, user.email],
+      ['/chat?id=7', user.cookie, user.email],
+      ['/admin/users', admin.cookie, admin.email],
+    ] as const) {
+      const res = await page(url, cookie);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 403 });
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toContain('<h1>Аккаунт заблокирован</h1>');
+      expect(res.body).toContain(`Аккаунт <strong class="error-page__account">${email}</strong> заблокирован администратором`);
+      expect(res.body).toContain('<a class="btn btn-primary" href="mailto:support@neurostudio.local">Написать в поддержку</a>');
+      expect(res.body).toContain('<a class="btn btn-secondary" href="/logout">Выйти</a>');
+      // No navigation of a signed-in user, no widget that would call the API.
+      expect(res.body).not.toContain('site-nav');
+      expect(res.body).not.toContain('data-widget');
+    }
+    expect((await page('/', user.cookie)).headers.location).toBe('/dashboard');
     expect((await page('/login', user.cookie)).statusCode).toBe(200);
   });
 

@@ -43,6 +43,8 @@ const ALREADY: Cell = '422 EMAIL_ALREADY_CONFIRMED';
 const NO_PLAN: Cell = '422 SUBSCRIPTION_NOT_FOUND';
 const PLAN_FIRST: Cell = '422 SUBSCRIPTION_REQUIRED';
 const NO_BOT: Cell = '422 TELEGRAM_NOT_LINKED';
+// The password change is sent with a wrong current password: it reaches the check, changes nothing.
+const WRONG_PASSWORD: Cell = '422 WRONG_PASSWORD';
 
 /** One route's policy: `METHOD path` as the contract has it, then the status for each caller in `WHO`'s order. */
 type Row = readonly [route: string, guest: Cell, owner: Cell, other: Cell, blocked: Cell, unconfirmed: Cell, admin: Cell];
@@ -61,6 +63,7 @@ const POLICY: readonly Row[] = [
   ['POST /api/new/reset_password',                  200,       200,        200,         200,       200,                 200],
   ['GET /api/new/reset_password/check',             200,       200,        200,         200,       200,                 200],
   ['PATCH /api/new/reset_password',                 200,       200,        200,         200,       200,                 200],
+  ['POST /api/new/password/change',                 ANON,      WRONG_PASSWORD, WRONG_PASSWORD, BLOCKED, WRONG_PASSWORD,  WRONG_PASSWORD],
   // billing
   ['GET /api/new/tariff',                           200,       200,        200,         200,       200,                 200],
   ['GET /api/new/subscribe/check',                  ANON,      200,        200,         BLOCKED,   200,                 200],
@@ -156,6 +159,8 @@ const POLICY: readonly Row[] = [
   ['GET /api/admin/analytics',                      ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
   ['GET /api/admin/settings',                       ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
   ['PUT /api/admin/settings',                       ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['GET /api/admin/exports/ledger',                 ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['GET /api/admin/exports/payments',               ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
 ];
 
 /** A valid request of a route: what goes in its path, query and body. */
@@ -256,6 +261,7 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'POST /api/new/confirm_email/resend': () => ({}),
   'POST /api/new/reset_password': async () => ({ body: { email: (await fresh.user()).email } }),
   'GET /api/new/reset_password/check': () => ({ query: { token: 'no-such-token', email: users.owner.email } }),
+  'POST /api/new/password/change': () => ({ body: { current_password: 'not-the-password', password: 'another-horse-battery', password_confirmation: 'another-horse-battery' } }),
   'PATCH /api/new/reset_password': async () => {
     const u = await fresh.user();
     const token = `reset-${uuid()}`;
@@ -364,6 +370,8 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'PUT /api/admin/settings': () => ({
     body: { welcome_words: 1000, welcome_media: 1, telegram_channel: '@neurostudio_news', support_url: 'mailto:support@neurostudio.local', sandbox_payments: true, sandbox_telegram: true },
   }),
+  'GET /api/admin/exports/ledger': () => ({ query: { from: '2025-01-01', to: '2025-01-31' } }),
+  'GET /api/admin/exports/payments': () => ({ query: { from: '2025-01-01', to: '2025-01-31' } }),
 };
 
 const PLAN = { name: 'Тариф', amount: 100, words: 10, media: 1, subscriptions_type: 2 };

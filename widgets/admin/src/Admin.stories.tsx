@@ -37,6 +37,16 @@ type Story = StoryObj<typeof meta>;
 
 export const Users: Story = {};
 export const SortedByEmail: Story = { args: { query: { ...query, sort: 'email', dir: 'asc' } } };
+/** On a phone the list is wider than the screen: it scrolls inside its frame and says so. */
+export const UsersOnPhone: Story = {
+  decorators: [
+    (Story) => (
+      <div style={{ width: 358 }}>
+        <Story />
+      </div>
+    ),
+  ],
+};
 export const Loading: Story = { args: { state: { status: 'loading' } } };
 export const NothingFound: Story = { args: { query: { ...query, q: 'nobody@' }, state: { status: 'ready', data: { data: [], last_page: 1 } } } };
 export const Empty: Story = { args: { state: { status: 'ready', data: { data: [], last_page: 1 } } } };

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { EmptyState } from '@app/kit';
 import { routedClick, useLocation } from '@app/kit/routing';
 import { adminApi, type AdminApi } from './api.ts';
@@ -7,6 +8,7 @@ import { AuditTab } from './AuditTab.tsx';
 import { BillingTabs } from './billing/BillingTabs.tsx';
 import { HomeTab } from './HomeTab.tsx';
 import { ADMIN_TABS, parseAdminRoute, readListQuery, tabFlags } from './routes.ts';
+import { useOverflow } from './ScrollArea.tsx';
 import type { TabProps } from './tab-props.ts';
 import { UsersTab } from './UsersTab.tsx';
 
@@ -24,9 +26,19 @@ export function Admin({ api = adminApi }: AdminProps) {
   const route = parseAdminRoute(location.pathname);
   const current = route.kind === 'tab' ? route.tab : null;
   const flags = tabFlags(current?.flag ?? 'tab1');
+  const [tabsRef, more] = useOverflow<HTMLElement>();
+  // On a phone the tab bar scrolls sideways: the current tab is brought into its middle.
+  useEffect(() => {
+    const bar = tabsRef.current;
+    const tab = bar?.querySelector('[aria-current="page"]');
+    if (!bar || !tab || bar.scrollWidth <= bar.clientWidth) return;
+    const barBox = bar.getBoundingClientRect();
+    const tabBox = tab.getBoundingClientRect();
+    bar.scrollLeft += tabBox.left - barBox.left - (barBox.width - tabBox.width) / 2;
+  }, [tabsRef, current?.flag]);
   return (
     <div className="admin">
-      <nav className="admin-tabs" aria-label="Разделы админки">
+      <nav ref={tabsRef} className={`admin-tabs${more.left ? ' is-more-left' : ''}${more.right ? ' is-more-right' : ''}`} aria-label="Разделы админки">
         {ADMIN_TABS.map((t) => (
           <a key={t.flag} href={t.path} className="admin-tabs__tab" data-tab={t.flag} aria-current={flags[t.flag] && current ? 'page' : undefined} onClick={routedClick(navigate, t.path)}>
             {t.label}

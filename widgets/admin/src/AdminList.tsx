@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { EmptyState, LoadError, Pagination, type LoadState } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import type { ListQuery } from './routes.ts';
+import { ScrollArea } from './ScrollArea.tsx';
 
 export interface Column<T> {
   key: string;
@@ -64,7 +65,7 @@ export function AdminList<T>({ title, columns, state, query, onQuery, onRetry, s
       </div>
       {state.status === 'error' && <LoadError message={state.message} onRetry={onRetry} />}
       {state.status !== 'error' && (
-        <div className="admin-table__wrap">
+        <ScrollArea label={title}>
           <table className="admin-table" aria-busy={state.status === 'loading'}>
             <thead>
               <tr>
@@ -114,7 +115,7 @@ export function AdminList<T>({ title, columns, state, query, onQuery, onRetry, s
             </tbody>
           </table>
           {state.status === 'ready' && rows.length === 0 && <EmptyState title={query.q ? `Ничего не найдено по запросу «${query.q}»` : empty} />}
-        </div>
+        </ScrollArea>
       )}
       {state.status === 'ready' && <Pagination page={query.page} lastPage={state.data.last_page} onChange={(page) => onQuery({ ...query, page })} />}
     </section>

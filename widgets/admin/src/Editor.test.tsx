@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -85,5 +86,54 @@ describe('the admin editor', () => {
     );
     expect(await screen.findByText('Такое название уже есть')).toBeTruthy();
     expect(screen.getByLabelText(/Название/).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('a saved message belongs to the last save only: a change of the form, a field error or a refusal takes it away', async () => {
+    const user = userEvent.setup();
+    /** A screen as the plan editor is: it says «Сохранено…» once the server took the save. */
+    function Screen({ save }: { save: () => Promise<void> }) {
+      const [done, setDone] = useState<string | null>('Тариф создан.');
+      return (
+        <Editor
+          label="Тариф"
+          schema={TariffInputSchema}
+          fields={FIELDS}
+          initial={{ name: 'Пакет', amount: 290, subscriptions_type: 3, words: 1000, media: 2.5, description: [] }}
+          submitLabel="Сохранить"
+          done={done}
+          onSubmit={async () => {
+            setDone(null);
+            await save();
+            setDone('Сохранено.');
+          }}
+        />
+      );
+    }
+    const save = vi.fn(() => Promise.resolve());
+    render(<Screen save={save} />);
+    // What the screen opened with shows until the form changes.
+    expect(screen.getByRole('status').textContent).toBe('Тариф создан.');
+    await user.type(screen.getByLabelText(/Название/), ' XL');
+    expect(screen.queryByRole('status')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Сохранено.');
+    await user.type(screen.getByLabelText(/Слова/), '0');
+    expect(screen.queryByRole('status')).toBeNull();
+
+    // A field error after a save: no «Сохранено» beside it.
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await screen.findByRole('status');
+    await user.clear(screen.getByLabelText(/^Цена/));
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect(screen.getByText('Укажите сумму числом')).toBeTruthy();
+    expect(screen.queryByText('Сохранено.')).toBeNull();
+
+    // A refusal of the server: its message alone.
+    await user.type(screen.getByLabelText(/^Цена/), '390');
+    save.mockRejectedValueOnce(new ApiError(503, 'SERVICE_UNAVAILABLE', 'Сервис временно недоступен'));
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Сервис временно недоступен');
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { checkInput, type AdminInputSchema } from '@app/contracts/admin';
 import { Alert, ApiError, Button, failureMessage } from '@app/kit';
+import { useLastAction } from './last-action.tsx';
 
 /**
  * One field of an admin editor. What a field must hold is the contract's (the editor checks its
@@ -77,22 +78,43 @@ export interface EditorProps {
   onSubmit: (body: Record<string, unknown>) => Promise<void>;
   /** Beside the fields (a live preview). */
   aside?: (values: Values) => ReactNode;
+  /**
+   * What the last submit did (or what the screen opened with: a record just created). It shows
+   * only while nothing happened since: a change of the form, another submit, an error or another
+   * action of the screen (see `last-action.tsx`) takes it away.
+   */
   done?: string | null;
   /** After a successful submit the form starts again from `initial` (a form that adds, such as a balance adjustment). */
   clearOnSuccess?: boolean;
+  /** A field was edited: other fields that follow it (a model's connection follows its kind), as the form holds them. */
+  onEdit?: (name: string, draft: Readonly<Record<string, string | boolean>>) => Record<string, string | boolean> | null;
 }
 
 /** An admin editor: fields from a spec, checked before sending, the server's field errors shown by their fields. */
-export function Editor({ label, schema, fields, initial, submitLabel, extra, precheck, onSubmit, aside, done, clearOnSuccess = false }: EditorProps) {
+export function Editor({ label, schema, fields, initial, submitLabel, extra, precheck, onSubmit, aside, done, clearOnSuccess = false, onEdit }: EditorProps) {
   const id = useId();
   const fresh = () => Object.fromEntries(fields.map((f) => [f.name, toDraft(f, initial[f.name])]));
   const [draft, setDraft] = useState<Record<string, string | boolean>>(fresh);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const actions = useLastAction();
+  // The action `done` reports: 0, what the screen opened with, until something happens.
+  const [doneBy, setDoneBy] = useState(0);
   const values: Values = Object.fromEntries(fields.map((f) => [f.name, valueOf(f, draft[f.name])]));
+  const edit = (name: string, value: string | boolean) => {
+    setDraft((d) => {
+      const next = { ...d, [name]: value };
+      return { ...next, ...onEdit?.(name, next) };
+    });
+    // An edit is a new action: what the last one said no longer describes the form.
+    if (doneBy === actions.last || failure !== null) actions.begin();
+    setFailure(null);
+    setErrors((e) => (e[name] ? Object.fromEntries(Object.entries(e).filter(([key]) => key !== name)) : e));
+  };
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
+    const action = actions.begin();
     setFailure(null);
     const stop = precheck?.() ?? null;
     if (stop) {
@@ -110,6 +132,7 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
     setBusy(true);
     try {
       await onSubmit(checked.data as Record<string, unknown>);
+      setDoneBy(action);
       if (clearOnSuccess) setDraft(fresh());
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fields).length) {
@@ -130,7 +153,7 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
           const described = error ? `${fieldId}-error` : f.hint ? `${fieldId}-hint` : undefined;
           const common = { id: fieldId, 'aria-invalid': error ? true : undefined, 'aria-describedby': described } as const;
           const text = typeof draft[f.name] === 'string' ? (draft[f.name] as string) : '';
-          const set = (v: string | boolean) => setDraft((d) => ({ ...d, [f.name]: v }));
+          const set = (v: string | boolean) => edit(f.name, v);
           return (
             <div key={f.name} className={`field${error ? ' field--invalid' : ''}${f.kind === 'checkbox' ? ' field--checkbox' : ''}`}>
               {f.kind === 'checkbox' ? (
@@ -172,7 +195,9 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
           );
         })}
         {failure && <Alert>{failure}</Alert>}
-        {done && <Alert tone="success">{done}</Alert>}
+        {done && doneBy === actions.last && !failure && Object.keys(errors).length === 0 && (
+          <Alert tone="success">{done}</Alert>
+        )}
         <Button type="submit" busy={busy}>
           {submitLabel}
         </Button>

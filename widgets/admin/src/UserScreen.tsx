@@ -4,7 +4,9 @@ import { Alert, Button, LoadError, Skeleton, failureMessage, formatAmount, forma
 import { routedClick } from '@app/kit/routing';
 import type { AdminApi } from './api.ts';
 import { Editor, type FieldSpec } from './Editor.tsx';
+import { ActionScope, useActionMessage } from './last-action.tsx';
 import { newRequestId } from './request-id.ts';
+import { ScrollArea } from './ScrollArea.tsx';
 import { LEDGER_REASONS, ROLE_LABELS, statusLabel, walletAmount, when } from './texts.ts';
 
 export interface UserScreenProps {
@@ -35,23 +37,27 @@ export function UserScreen({ api, id, navigate }: UserScreenProps) {
         <LoadError message={failureMessage(user.error)} onRetry={() => void user.refetch()} />
       </div>
     );
-  return <UserView api={api} user={user.data} back={back} />;
+  return (
+    <ActionScope>
+      <UserView api={api} user={user.data} back={back} />
+    </ActionScope>
+  );
 }
 
 function UserView({ api, user, back }: { api: AdminApi; user: AdminUserDetail; back: ReactNode }) {
   const client = useKitQueryClient();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { message: failure, begin, show: showFailure } = useActionMessage<string>();
   const [busy, setBusy] = useState<'role' | 'block' | null>(null);
   const [confirm, setConfirm] = useState<'role' | 'block' | null>(null);
   const show = (next: AdminUserDetail) => client.setQueryData(routeKey(api.user.route, { params: { id: user.id } }), next);
   const update = async (kind: 'role' | 'block') => {
     setBusy(kind);
-    setFailure(null);
+    const action = begin();
     try {
       show(await api.updateUser({ params: { id: user.id }, body: kind === 'role' ? { role: user.role === 'admin' ? 'user' : 'admin' } : { blocked: !user.blocked } }));
       void client.invalidateQueries({ queryKey: routeKey(api.users.route) });
     } catch (err) {
-      setFailure(failureMessage(err));
+      showFailure(action, failureMessage(err));
     } finally {
       setBusy(null);
       setConfirm(null);
@@ -139,8 +145,7 @@ function Section<T extends { id: number }>({ title, rows, head, empty, children,
       {rows.length === 0 ? (
         <p className="admin-muted">{empty}</p>
       ) : (
-        // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it.
-        <div className="admin-table__wrap" tabIndex={0} role="group" aria-label={title}>
+        <ScrollArea label={title}>
           <table className="admin-table admin-table--compact">
             <thead>
               <tr>
@@ -161,7 +166,7 @@ function Section<T extends { id: number }>({ title, rows, head, empty, children,
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </section>
   );

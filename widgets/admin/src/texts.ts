@@ -28,11 +28,6 @@ export const LEDGER_REASONS: Record<string, string> = {
   refund: 'Возврат платежа',
 };
 
-export const ACTION_LABELS: Record<string, string> = {
-  'user.update': 'Изменение пользователя',
-  'user.balance': 'Корректировка баланса',
-};
-
 export const statusLabel = (s: string) => STATUS_LABELS[s] ?? s;
 export const when = (iso: string) => formatDate(iso);
 export const walletAmount = (kind: string, amount: number) => (kind === 'media' ? `${formatMedia(amount)} медиа` : `${formatWords(amount)} сл.`);

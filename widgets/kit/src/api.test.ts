@@ -43,6 +43,38 @@ afterEach(() => {
   clearCookie();
 });
 
+describe('an account blocked while its page is open', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('covers the page once with «Аккаунт заблокирован», the way to support and «Выйти», whichever call was refused', async () => {
+    const footer = document.createElement('footer');
+    footer.className = 'site-footer';
+    footer.innerHTML = '<a href="https://t.me/support">Поддержка</a>';
+    document.body.append(footer);
+    const blocked = () => json({ status: 'error', text: 'Аккаунт заблокирован. Обратитесь в поддержку', code: 'ACCOUNT_BLOCKED' }, 403);
+    stubFetch(blocked(), blocked());
+    await expect(call(accountRoutes.user)).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_BLOCKED', message: 'Аккаунт заблокирован. Обратитесь в поддержку' });
+    await expect(call(chatRoutes.list, { query: { page: 1 } })).rejects.toBeInstanceOf(ApiError);
+    const notices = document.querySelectorAll('[role="alertdialog"]');
+    expect(notices).toHaveLength(1);
+    const notice = notices[0] as HTMLElement;
+    expect(notice.querySelector('h1')?.textContent).toBe('Аккаунт заблокирован');
+    expect(document.activeElement).toBe(notice.querySelector('h1'));
+    expect(Array.from(notice.querySelectorAll('a'), (a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Написать в поддержку', 'https://t.me/support'],
+      ['Выйти', '/logout'],
+    ]);
+  });
+
+  it('another refusal covers nothing', async () => {
+    stubFetch(json({ status: 'error', text: 'Недостаточно прав', code: 'FORBIDDEN' }, 403));
+    await expect(call(accountRoutes.user)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(document.querySelector('[role="alertdialog"]')).toBeNull();
+  });
+});
+
 describe('call', () => {
   it('sends the bearer token from browser storage and returns json of a success reply', async () => {
     window.localStorage.setItem('auth_token', 'ns_secret');

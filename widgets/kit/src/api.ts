@@ -1,5 +1,6 @@
 import { buildPath, UNKNOWN_ERROR_MESSAGE, type ClientRoute, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts/browser';
 import { errorMessage, fieldErrors } from './errors.ts';
+import { showAccountBlocked } from './blocked.ts';
 import { getToken } from './session.ts';
 
 /** A failed call: `message` is ready to show, `fields` holds per-field messages. */
@@ -123,8 +124,12 @@ export async function send<R extends RouteContract>(route: ClientRoute<R>, reque
   }
 }
 
-const errorFrom = (status: number, envelope: { text?: unknown; code?: unknown }) =>
-  new ApiError(status, typeof envelope.code === 'string' ? envelope.code : undefined, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
+function errorFrom(status: number, envelope: { text?: unknown; code?: unknown }): ApiError {
+  const code = typeof envelope.code === 'string' ? envelope.code : undefined;
+  // The account was blocked while the page was open: the page says so, whichever widget asked.
+  if (code === 'ACCOUNT_BLOCKED') showAccountBlocked();
+  return new ApiError(status, code, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
+}
 
 /** A failed reply as an ApiError (seed §8: its `text` is the message). */
 export const failure = async (res: Response): Promise<ApiError> => errorFrom(res.status, await readEnvelope(res));

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ACCOUNT_TEXTS, CLIENT_ERRORS, type WidgetProps } from '@app/contracts/browser';
+import { ACCOUNT_TEXTS, CLIENT_ERRORS } from '@app/contracts/browser';
 import { Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
@@ -98,7 +98,7 @@ export function ResetPasswordFormView({ email, form, saved, link }: ResetPasswor
 }
 
 /** Sets a new password with the mailed link's token; every signed-in session of the account ends. */
-export function ResetPasswordForm({ token, email, api = resetPasswordApi }: WidgetProps<'password-reset-form'> & { api?: ResetPasswordApi }) {
+export function ResetPasswordForm({ token, email, api = resetPasswordApi }: { token: string; email: string; api?: Pick<ResetPasswordApi, 'check' | 'resetPassword'> }) {
   const [saved, setSaved] = useState(false);
   const reset = useRouteMutation(api.resetPassword, {
     onSuccess: () => {

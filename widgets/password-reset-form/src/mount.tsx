@@ -1,6 +1,12 @@
-import { widgetProps } from '@app/contracts/browser';
+import { widgetProps, type WidgetProps } from '@app/contracts/browser';
 import { createMount } from '@app/kit';
+import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { ResetPasswordForm } from './ResetPasswordForm.tsx';
 
-/** The new-password form of a mailed reset link; props: `{token, email}` from the link. */
-export const mount = createMount(widgetProps['password-reset-form'], ResetPasswordForm);
+/** The form its props ask for: a mailed reset link's (`{token, email}`) or the change of a signed-in account's password (`{mode: 'change', …}`). */
+function PasswordForm(props: WidgetProps<'password-reset-form'>) {
+  return 'mode' in props ? <ChangePasswordForm email={props.email} temporary={props.temporary} next={props.next} /> : <ResetPasswordForm token={props.token} email={props.email} />;
+}
+
+/** The new-password form of a mailed reset link (`{token, email}` from the link), or the password change (`/password/change`). */
+export const mount = createMount(widgetProps['password-reset-form'], PasswordForm);

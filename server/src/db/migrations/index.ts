@@ -19,6 +19,7 @@ import * as m0018 from './0018_create_audit_log.ts';
 import * as m0020 from './0020_create_settings_and_refunds.ts';
 import * as m0021 from './0021_money_edges.ts';
 import * as m0031 from './0031_index_checkouts_and_ledger.ts';
+import * as m0032 from './0032_temporary_passwords.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0020_create_settings_and_refunds': m0020,
   '0021_money_edges': m0021,
   '0031_index_checkouts_and_ledger': m0031,
+  '0032_temporary_passwords': m0032,
 };

@@ -4,7 +4,7 @@ import { mountRoute } from '../../lib/routes.ts';
 import { issueCsrfCookie } from './csrf.ts';
 import { clearSessionCookie, setSessionCookie } from './auth.plugin.ts';
 import { revokeSession } from './sessions.queries.ts';
-import { confirmEmail, currentUser, isResetLinkValid, login, register, requestPasswordReset, resendEmailCode, resetPassword } from './accounts.service.ts';
+import { changePassword, confirmEmail, currentUser, isResetLinkValid, login, register, requestPasswordReset, resendEmailCode, resetPassword } from './accounts.service.ts';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
@@ -44,6 +44,11 @@ export default async function accountsRoutes(app: FastifyInstance): Promise<void
   });
 
   mountRoute(app, accountRoutes.user, async ({ viewer }) => currentUser(ctx, viewer));
+
+  mountRoute(app, accountRoutes.changePassword, async ({ viewer, body }) => {
+    await changePassword(ctx, viewer, body);
+    return { ok: true as const };
+  });
 
   mountRoute(app, accountRoutes.confirmEmail, async ({ req, viewer, body }) => {
     await confirmEmail(ctx, viewer.id, body.code, meta(req));

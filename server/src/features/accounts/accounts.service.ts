@@ -1,4 +1,4 @@
-import type { User } from '@app/contracts';
+import { ERROR_CODES, type User } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import { hmacSha256, randomDigits, randomToken, safeEqual } from '../../lib/crypto.ts';
@@ -8,8 +8,8 @@ import { confirmationCodeMail, passwordResetMail } from '../../mail/templates.ts
 import { mailJob } from '../../mail/mail.job.ts';
 import { getBalances } from '../wallet/wallet.queries.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, revokeUserSessions, type IssuedSession } from './sessions.queries.ts';
-import { findUserByEmail, insertUser, lockUser, markEmailConfirmed, setPasswordHash } from './users.queries.ts';
+import { createSession, revokeOtherSessions, revokeUserSessions, type IssuedSession } from './sessions.queries.ts';
+import { findUserByEmail, findUserById, insertUser, lockUser, markEmailConfirmed, setPasswordHash } from './users.queries.ts';
 import { countCodeAttempt, latestOpenCode, markCodeUsed, replaceEmailCode, secondsSinceLastCode } from './email-codes.queries.ts';
 import { closeUserResets, findOpenReset, insertPasswordReset, lockOpenReset } from './password-resets.queries.ts';
 import type { UserRow } from './accounts.table.ts';
@@ -27,6 +27,7 @@ export const AUTH_LIMITS = {
   resetPerEmail: { max: 5, windowSeconds: 3600 },
   codePerIp: { max: 30, windowSeconds: 900 },
   codePerUser: { max: 20, windowSeconds: 900 },
+  passwordChangePerUser: { max: 10, windowSeconds: 900 },
 } as const;
 
 interface RequestMeta {
@@ -165,6 +166,21 @@ export async function resetPassword(ctx: AppContext, input: { email: string; tok
     return true;
   });
   if (!done) throw new AppError('RESET_TOKEN_INVALID');
+}
+
+/**
+ * Sets a new password given the current one (a temporary password first of all, which stops being
+ * one); the account's other sessions end, this one goes on. Wrong guesses are limited per user.
+ */
+export async function changePassword(ctx: AppContext, viewer: Viewer, input: { current_password: string; password: string }): Promise<void> {
+  await hitRateLimit(ctx.db, `password:user:${String(viewer.id)}`, AUTH_LIMITS.passwordChangePerUser);
+  const user = await findUserById(ctx.db, viewer.id);
+  if (!user || !(await verifyPassword(user.password_hash, input.current_password))) throw fieldError('current_password', ERROR_CODES.WRONG_PASSWORD.message, 'WRONG_PASSWORD');
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction().execute(async (tx) => {
+    await setPasswordHash(tx, viewer.id, passwordHash);
+    await revokeOtherSessions(tx, viewer.id, viewer.sessionId);
+  });
 }
 
 /** Whether a reset link can still set a password (the form says so at once instead of failing at submit). */

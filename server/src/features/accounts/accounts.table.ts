@@ -11,6 +11,8 @@ export interface UsersTable {
   role: ColumnType<Role, Role | undefined, Role>;
   email_confirmed_at: Date | null;
   blocked_at: Date | null;
+  /** The password was chosen for the user (`admin:create`): they must set their own before anything else. */
+  password_temporary: ColumnType<boolean, boolean | undefined, boolean>;
   welcome_closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   telegram_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;

@@ -39,7 +39,7 @@ const liveSessionBy = (column: 'sessions.bearer_hash' | 'sessions.cookie_hash') 
       db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at'])
+        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at', 'users.password_temporary'])
         .where(column, '=', hash)
         .where('sessions.revoked_at', 'is', null)
         .where('sessions.expires_at', '>', sql<Date>`now()`),
@@ -62,6 +62,7 @@ export async function findViewer(db: Executor, token: string, via: Viewer['via']
     role: row.role,
     emailConfirmed: row.email_confirmed_at !== null,
     blocked: row.blocked_at !== null,
+    mustChangePassword: row.password_temporary,
     sessionId: row.session_id,
     via,
   };
@@ -74,4 +75,9 @@ export async function revokeSession(db: Executor, sessionId: number): Promise<vo
 /** Ends every session of a user (after a password reset). */
 export async function revokeUserSessions(db: Executor, userId: number): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+/** Ends every session of a user but one (the one that changed the password goes on). */
+export async function revokeOtherSessions(db: Executor, userId: number, keepSessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('id', '<>', keepSessionId).where('revoked_at', 'is', null).execute();
 }

@@ -18,8 +18,9 @@ export const insertUser = (db: Executor, user: NewUserRow): Promise<UserRow | un
     .returningAll()
     .executeTakeFirst();
 
+/** Sets a password its owner chose (a reset, a change): it is no longer a temporary one. */
 export const setPasswordHash = (db: Executor, userId: number, passwordHash: string) =>
-  db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute();
+  db.updateTable('users').set({ password_hash: passwordHash, password_temporary: false, updated_at: new Date() }).where('id', '=', userId).execute();
 
 export const markEmailConfirmed = (db: Executor, userId: number) =>
   db.updateTable('users').set({ email_confirmed_at: new Date(), updated_at: new Date() }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();

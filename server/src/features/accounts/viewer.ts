@@ -7,6 +7,8 @@ export interface Viewer {
   role: Role;
   emailConfirmed: boolean;
   blocked: boolean;
+  /** Signed in with a temporary password: only the password change and sign-out work until it is changed. */
+  mustChangePassword: boolean;
   sessionId: number;
   via: 'bearer' | 'cookie';
 }

@@ -10,8 +10,8 @@ export interface Period {
 
 const TZ = ANALYTICS_TIME_ZONE;
 const dayOf = (column: RawBuilder<unknown>) => sql`(${column} at time zone ${TZ})::date`;
-/** `column` falls within the period's days. */
-const within = (column: RawBuilder<unknown>, p: Period) =>
+/** `column` falls within the period's days (also the CSV exports' rule). */
+export const within = (column: RawBuilder<unknown>, p: Period) =>
   sql`${column} >= (${p.from}::date)::timestamp at time zone ${TZ} and ${column} < (${p.to}::date + 1)::timestamp at time zone ${TZ}`;
 const days = (p: Period) => sql`generate_series(${p.from}::date::timestamp, ${p.to}::date::timestamp, interval '1 day') as d(day)`;
 

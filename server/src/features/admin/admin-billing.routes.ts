@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { adminBillingRoutes as r } from '@app/contracts';
 import { mountRoute } from '../../lib/routes.ts';
 import { adminTariff, adminTariffs, createTariff, updateTariff } from './admin-tariffs.service.ts';
@@ -7,8 +7,16 @@ import { adminCard, adminCards, createCard, removeCard, updateCard } from './adm
 import { adminChat, adminChats, adminGenerations } from './admin-activity.service.ts';
 import { analytics } from './admin-analytics.service.ts';
 import { adminSettings, updateSettings } from './admin-settings.service.ts';
+import { openExport, type CsvExport } from './admin-exports.service.ts';
+import { contentDisposition } from '../files/file-names.ts';
 
-/** Admin calls of the plans, subscriptions, payments, dashboard cards, runs, chats, analytics and settings tabs. */
+/** A CSV export as an attachment, streamed. */
+async function sendCsv(reply: FastifyReply, opening: Promise<CsvExport>): Promise<FastifyReply> {
+  const { fileName, body } = await opening;
+  return reply.headers({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': contentDisposition('attachment', fileName), 'cache-control': 'no-store' }).send(body);
+}
+
+/** Admin calls of the plans, subscriptions, payments, dashboard cards, runs, chats, analytics, settings and the CSV exports. */
 export default async function adminBillingRoutesPlugin(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   mountRoute(app, r.tariffs, ({ query }) => adminTariffs(ctx, query));
@@ -32,4 +40,6 @@ export default async function adminBillingRoutesPlugin(app: FastifyInstance): Pr
   mountRoute(app, r.analytics, ({ query }) => analytics(ctx, query));
   mountRoute(app, r.settings, () => adminSettings(ctx));
   mountRoute(app, r.updateSettings, ({ viewer, body }) => updateSettings(ctx, viewer, body));
+  mountRoute(app, r.exportLedger, ({ reply, query }) => sendCsv(reply, openExport(ctx, 'ledger', query)));
+  mountRoute(app, r.exportPayments, ({ reply, query }) => sendCsv(reply, openExport(ctx, 'payments', query)));
 }

@@ -9,7 +9,8 @@ export function pageContext(ctx: AppContext, req: FastifyRequest): PageContext {
   // A sandbox an admin switched off takes no payment, and there is no real CloudPayments behind it.
   const sandboxOff = cp.sandbox && !ctx.settings.current.sandbox_payments;
   return {
-    viewer: viewer ? { email: viewer.email, emailConfirmed: viewer.emailConfirmed, role: viewer.role } : null,
+    viewer: viewer ? { email: viewer.email, emailConfirmed: viewer.emailConfirmed, role: viewer.role, mustChangePassword: viewer.mustChangePassword } : null,
+    blocked: req.viewer?.blocked ? { email: req.viewer.email } : null,
     supportUrl: ctx.settings.current.support_url,
     payments: { sandbox: cp.sandbox && !sandboxOff, unavailable: sandboxOff, scriptUrl: cp.sandbox ? '/sandbox/cloudpayments.js' : cp.widgetUrl },
   };

@@ -1,9 +1,11 @@
 import { useId, useState, type SyntheticEvent } from 'react';
-import { ANALYTICS_TIME_ZONE, daysBetween, periodProblem, type Analytics, type AnalyticsDay } from '@app/contracts/admin';
+import { daysBetween, periodProblem, type Analytics, type AnalyticsDay } from '@app/contracts/admin';
 import { ApiError, Button, EmptyState, LoadError, Skeleton, failureMessage, formatMedia, formatRub, formatWords, plural, useRouteQuery } from '@app/kit';
 import type { AdminApi } from '../api.ts';
 import { BarChart, dayLabel } from './BarChart.tsx';
 import { withParams } from './address.ts';
+import { addDays, analyticsToday } from './days.ts';
+import { CsvButtons } from '../billing/CsvExport.tsx';
 
 const PATH = '/admin/analytics';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -11,9 +13,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** The quick periods: the last N days up to today. */
 export const QUICK_RANGES = [7, 30, 90] as const;
 
-/** Today as the analytics count days (Moscow). */
-export const analyticsToday = (now = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: ANALYTICS_TIME_ZONE }).format(now);
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+export { addDays, analyticsToday };
 
 interface Period {
   from: string;
@@ -60,7 +60,7 @@ export function AnalyticsTab({ api, search, navigate, today = analyticsToday() }
       {problem || refused ? null : analytics.isError ? (
         <LoadError message={failureMessage(analytics.error)} onRetry={() => void analytics.refetch()} />
       ) : fresh ? (
-        <AnalyticsView data={fresh} />
+        <AnalyticsView data={fresh} api={api} />
       ) : (
         <div className="admin-analytics__loading" aria-busy="true">
           <Skeleton lines={3} />
@@ -145,8 +145,8 @@ const TOTALS: readonly { label: string; value: (a: Analytics) => string }[] = [
   { label: 'Потрачено медиа токенов', value: (a) => formatMedia(a.totals.media_spent) },
 ];
 
-/** The period's totals and a chart per figure. */
-export function AnalyticsView({ data }: { data: Analytics }) {
+/** The period's totals (with its CSV exports, given the calls) and a chart per figure. */
+export function AnalyticsView({ data, api }: { data: Analytics; api?: AdminApi }) {
   const days = daysBetween(data.from, data.to);
   const quiet = Object.values(data.totals).every((v) => v === 0) && data.days.every((d) => d.active_subscriptions === 0);
   return (
@@ -166,6 +166,12 @@ export function AnalyticsView({ data }: { data: Analytics }) {
             </div>
           ))}
         </dl>
+        {api && (
+          <div className="admin-export admin-export--inline" role="group" aria-label="Выгрузка периода в CSV">
+            <span className="admin-muted">Выгрузить этот период:</span>
+            <CsvButtons api={api} period={{ from: data.from, to: data.to }} kinds={['payments', 'ledger']} />
+          </div>
+        )}
       </section>
       {quiet && <EmptyState title="За этот период ничего не произошло: ни платежей, ни подписок, ни генераций" />}
       <div className="admin-charts">

@@ -121,23 +121,26 @@ export function BarChart({ title, points, format, summary }: BarChartProps) {
           </span>
         ))}
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">День</th>
-            <th scope="col">Значение</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.date}>
-              <th scope="row">{dayLabel(p.date, true)}</th>
-              <td>{format(p.value)}</td>
+      {/* A table is as big as its rows whatever its own size says: the hidden box around it is what takes no room. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">День</th>
+              <th scope="col">Значение</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.date}>
+                <th scope="row">{dayLabel(p.date, true)}</th>
+                <td>{format(p.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,4 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { userEvent, within } from 'storybook/test';
+import type { AdminProvider } from '@app/contracts/admin';
 import { ApiError } from '@app/kit';
 import { freshQueries, pending } from '@app/kit/stories';
 import type { AdminApi } from '../api.ts';
@@ -6,6 +8,7 @@ import { fakeAdminApi } from '../fake-api.ts';
 import { ADMIN_TABS, type TabFlag } from '../routes.ts';
 import { AiTabs } from './AiTabs.tsx';
 import { fakeAiApi, type FakeAiOptions } from './fake-api.ts';
+import { PROVIDERS } from './fixtures.ts';
 import { TestOutcome } from './Providers.tsx';
 
 const noop = () => undefined;
@@ -60,6 +63,19 @@ export const ModelWithoutChoices: Story = at('tab4', { id: 3 });
 export const ModelLoadFailed: Story = at('tab4', { id: 4 }, { aiModel: offline });
 export const NewModel: Story = at('tab4', { search: '?new=1' });
 export const NewModelWithoutConnections: Story = at('tab4', { search: '?new=1' }, { providers: nothing });
+/** The seed's case: the switched-off OpenAI connection is first by name; the new chat model starts on the demo. */
+export const NewModelOpenAiSwitchedOff: Story = at('tab4', { search: '?new=1' }, { providers: () => Promise.resolve({ data: [{ ...(PROVIDERS[1] as AdminProvider), active: false }, ...PROVIDERS.filter((p) => p.id !== 2)], last_page: 1 }) });
+/** An image model with the usual sizes added in one click. */
+export const NewModelImageSizes: Story = {
+  ...at('tab4', { search: '?new=1' }),
+  play: async () => {
+    const page = within(document.body);
+    const editor = await page.findByRole('form', { name: 'Новая модель' });
+    await userEvent.selectOptions(within(editor).getByLabelText(/^Тип/), 'image');
+    await userEvent.click(await page.findByRole('button', { name: 'Добавить типовые размеры' }));
+    await page.findByDisplayValue('Квадрат 1024×1024');
+  },
+};
 
 export const Providers: Story = at('tab14');
 export const ProvidersEmpty: Story = at('tab14', {}, { providers: nothing });

@@ -1,12 +1,13 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN_AI_TEXTS } from '@app/contracts/admin';
+import { ADMIN_AI_TEXTS, type AdminProvider } from '@app/contracts/admin';
 import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { Admin } from '../Admin.tsx';
 import type { AdminApi } from '../api.ts';
 import { fakeAdminApi } from '../fake-api.ts';
 import { fakeAiApi, type FakeAiOptions } from './fake-api.ts';
+import { PROVIDERS } from './fixtures.ts';
 import { changedFields } from './record.tsx';
 import { paramPrice } from './texts.ts';
 
@@ -103,6 +104,22 @@ describe('products', () => {
       },
     });
     expect(await screen.findByText('Продукт «Пост для блога» создан. Теперь можно загрузить пример')).toBeTruthy();
+  });
+
+  it('«создан» belongs to the creation only: the next save says what it did, alone', async () => {
+    const { user } = setup('/admin/ai-products?new=1');
+    const editor = await form('Новый продукт');
+    await user.type(field(editor, /Название/), 'Открытка');
+    await user.click(within(editor).getByRole('button', { name: 'Создать' }));
+    const created = 'Продукт «Открытка» создан. Теперь можно загрузить пример';
+    expect(await screen.findByText(created)).toBeTruthy();
+    await user.click(within(await form('Продукт')).getByRole('button', { name: 'Сохранить' }));
+    expect(await screen.findByText('Изменений нет: сохранять нечего')).toBeTruthy();
+    expect(screen.queryByText(created)).toBeNull();
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual(['Изменений нет: сохранять нечего']);
+    // A change of the form: the last save's message goes too.
+    await user.type(field(await form('Продукт'), /Описание/), 'С праздником');
+    expect(screen.queryAllByRole('status')).toEqual([]);
   });
 
   it('saves only what changed; moving and removing fields goes with the save', async () => {
@@ -206,6 +223,8 @@ describe('models', () => {
     const { spied, user } = setup('/admin/ai-models?new=1');
     const editor = await form('Новая модель');
     const connections = () => within(field(editor, /Подключение/)).getAllByRole('option').map((o) => o.textContent);
+    await waitFor(() => expect(connections()).toEqual(['Демо (Демо (офлайн))', 'OpenAI (OpenAI-совместимый)']));
+    await user.selectOptions(field(editor, /Тип/), 'image');
     await waitFor(() => expect(connections()).toEqual(['Демо (Демо (офлайн))', 'OpenAI (OpenAI-совместимый)', 'Replicate (Replicate) — выключено']));
     await user.selectOptions(field(editor, /Тип/), 'text');
     await waitFor(() => expect(connections()).toEqual(['Демо (Демо (офлайн))', 'OpenAI (OpenAI-совместимый)']));
@@ -243,6 +262,52 @@ describe('models', () => {
         setting: { model: { params: [{ value: 'short', label: 'Коротко', temperature: 0.4, max_output_tokens: 100, provider: { top_p: 0.9, stop: 'конец' } }] } },
       },
     });
+  });
+
+  it('a new model starts as a chat on the first switched-on connection that runs it; a kind its connection cannot run moves it to one that can', async () => {
+    const openaiOff = { ...(PROVIDERS[1] as AdminProvider), active: false };
+    // The seed's case: the switched-off OpenAI connection comes first by name.
+    const { user } = setup('/admin/ai-models?new=1', { providers: () => Promise.resolve({ data: [openaiOff, PROVIDERS[0] as AdminProvider, PROVIDERS[2] as AdminProvider], last_page: 1 }) });
+    const editor = await form('Новая модель');
+    const kind = field(editor, /Тип/) as HTMLSelectElement;
+    const connection = field(editor, /Подключение/) as HTMLSelectElement;
+    expect(kind.value).toBe('chat');
+    expect(within(kind).getAllByRole('option')[0]?.textContent).toBe('чат');
+    expect(connection.value).toBe('1');
+    expect(within(connection).getAllByRole('option').map((o) => o.textContent)).toEqual(['Демо (Демо (офлайн))', 'OpenAI (OpenAI-совместимый) — выключено']);
+    await user.selectOptions(connection, '2');
+    await user.selectOptions(kind, 'video');
+    expect(connection.value).toBe('1');
+    await user.selectOptions(kind, 'image');
+    expect(connection.value).toBe('1');
+  });
+
+  it('offers the choices each kind usually has: answers’ temperature for a chat, sizes for images, durations for a video', async () => {
+    const { user } = setup('/admin/ai-models?new=1');
+    const editor = await form('Новая модель');
+    const params = screen.getByRole('region', { name: 'Варианты параметров' });
+    await user.click(within(params).getByRole('button', { name: 'Добавить вариант' }));
+    expect(within(params).getByLabelText('Значение').getAttribute('placeholder')).toBe('balanced');
+    expect(within(params).getByLabelText(/Параметры провайдера/).getAttribute('placeholder')).toBe('top_p=0.9');
+    await user.click(within(params).getByRole('button', { name: /удалить/ }));
+    await user.click(within(params).getByRole('button', { name: 'Добавить типовые: точный, обычный, творческий' }));
+    const rows = () => within(params).getAllByRole('group', { name: /Вариант \d/ });
+    expect(rows().map((r) => [within(r).getByLabelText<HTMLInputElement>('Подпись').value, within(r).getByLabelText<HTMLInputElement>('Температура (0–2)').value])).toEqual([
+      ['Точный', '0.2'],
+      ['Обычный', '0.7'],
+      ['Творческий', '1.2'],
+    ]);
+    expect(within(params).queryByRole('button', { name: /Добавить типовые/ })).toBeNull();
+
+    await user.selectOptions(field(editor, /Тип/), 'image');
+    await user.click(within(params).getByRole('button', { name: 'Добавить типовые размеры' }));
+    expect(rows().slice(3).map((r) => [within(r).getByLabelText<HTMLInputElement>('Подпись').value, within(r).getByLabelText<HTMLTextAreaElement>(/Параметры провайдера/).value])).toEqual([
+      ['Квадрат 1024×1024', 'size=1024x1024'],
+      ['Горизонтальная 1536×1024', 'size=1536x1024'],
+      ['Вертикальная 1024×1536', 'size=1024x1536'],
+    ]);
+    await user.selectOptions(field(editor, /Тип/), 'video');
+    expect(within(params).getByRole('button', { name: 'Добавить типовые длительности' })).toBeTruthy();
   });
 
   it('the server’s message about the choices shows on their list', async () => {

@@ -1,4 +1,7 @@
 import { useId } from 'react';
+import type { ModelKindName } from '@app/contracts/admin';
+import { Button } from '@app/kit';
+import { MODEL_PRESETS, PARAM_PLACEHOLDERS } from './model-presets.ts';
 import { RowInput, RowList, numberOf, rowKey, type Row } from './RowList.tsx';
 import { paramPrice, type ModelParam } from './texts.ts';
 
@@ -89,6 +92,8 @@ export function checkParamRows(rows: readonly ParamRow[]): Record<string, ParamE
 }
 
 export interface ModelParamsProps {
+  /** The model's kind: what its choices usually are (the presets and the placeholders). */
+  kind: ModelKindName;
   rows: readonly ParamRow[];
   onChange: (rows: ParamRow[]) => void;
   errors: ReturnType<typeof checkParamRows>;
@@ -98,61 +103,71 @@ export interface ModelParamsProps {
 }
 
 /** `setting.model.params`: the choices a user picks from (quality, size, duration, temperature presets…). */
-export function ModelParams({ rows, onChange, errors, serverErrors, pricing }: ModelParamsProps) {
+export function ModelParams({ kind, rows, onChange, errors, serverErrors, pricing }: ModelParamsProps) {
   const id = useId();
-  const talks = pricing?.kind === 'chat' || pricing?.kind === 'text';
+  const talks = kind === 'chat' || kind === 'text';
+  const hint = PARAM_PLACEHOLDERS[kind];
+  const presets = MODEL_PRESETS[kind];
+  const missing = presets.rows.filter((p) => !rows.some((r) => r.value.trim() === p.value));
   return (
-    <RowList
-      label="Варианты параметров"
-      rowLabel={(row, i) => `Вариант ${String(i + 1)}${row.label ? ` «${row.label}»` : ''}`}
-      rows={rows}
-      onChange={onChange}
-      create={() => ({ key: rowKey(), value: '', label: '', temperature: '', max_output_tokens: '', provider: '' })}
-      addLabel="Добавить вариант"
-      max={MAX_PARAMS}
-      empty="Вариантов нет: модель работает с настройками по умолчанию, пользователь ничего не выбирает."
-      errors={serverErrors}
-    >
-      {(row, update) => {
-        const e = errors[row.key] ?? {};
-        const at = `${id}-${row.key}`;
-        const lines = providerLines(row.provider).length;
-        return (
-          <div className="ai-row__grid">
-            <RowInput id={`${at}-value`} label="Значение" value={row.value} onChange={(value) => update({ value })} error={e.value} placeholder="square" />
-            <RowInput id={`${at}-label`} label="Подпись" value={row.label} onChange={(label) => update({ label })} error={e.label} placeholder="Квадрат 1024×1024" />
-            {(talks || row.temperature !== '' || row.max_output_tokens !== '') && (
-              <>
-                <RowInput id={`${at}-temperature`} label="Температура (0–2)" value={row.temperature} onChange={(temperature) => update({ temperature })} error={e.temperature} inputMode="decimal" />
-                <RowInput id={`${at}-max`} label="Лимит ответа, токенов" value={row.max_output_tokens} onChange={(max_output_tokens) => update({ max_output_tokens })} error={e.max_output_tokens} inputMode="numeric" hint="Пусто — лимит модели" />
-              </>
-            )}
-            <div className={`field ai-row__wide${e.provider ? ' field--invalid' : ''}`}>
-              <label className="field__label" htmlFor={`${at}-provider`}>
-                Параметры провайдера: имя=значение, по одному в строке
-              </label>
-              <textarea
-                id={`${at}-provider`}
-                className="field__input"
-                rows={Math.min(Math.max(lines, 2), 6)}
-                value={row.provider}
-                placeholder={talks ? 'top_p=0.9' : 'size=1024x1024\nn=1'}
-                onChange={(ev) => update({ provider: ev.target.value })}
-                aria-invalid={e.provider ? true : undefined}
-                aria-describedby={`${at}-provider-note`}
-              />
-              <p className={e.provider ? 'field__errors' : 'field__hint'} id={`${at}-provider-note`}>
-                {e.provider ?? 'Числа и true/false — как есть, остальное — строкой'}
-              </p>
+    <>
+      <RowList
+        label="Варианты параметров"
+        rowLabel={(row, i) => `Вариант ${String(i + 1)}${row.label ? ` «${row.label}»` : ''}`}
+        rows={rows}
+        onChange={onChange}
+        create={() => ({ key: rowKey(), value: '', label: '', temperature: '', max_output_tokens: '', provider: '' })}
+        addLabel="Добавить вариант"
+        max={MAX_PARAMS}
+        empty="Вариантов нет: модель работает с настройками по умолчанию, пользователь ничего не выбирает."
+        errors={serverErrors}
+      >
+        {(row, update) => {
+          const e = errors[row.key] ?? {};
+          const at = `${id}-${row.key}`;
+          const lines = providerLines(row.provider).length;
+          return (
+            <div className="ai-row__grid">
+              <RowInput id={`${at}-value`} label="Значение" value={row.value} onChange={(value) => update({ value })} error={e.value} placeholder={hint.value} />
+              <RowInput id={`${at}-label`} label="Подпись" value={row.label} onChange={(label) => update({ label })} error={e.label} placeholder={hint.label} />
+              {(talks || row.temperature !== '' || row.max_output_tokens !== '') && (
+                <>
+                  <RowInput id={`${at}-temperature`} label="Температура (0–2)" value={row.temperature} onChange={(temperature) => update({ temperature })} error={e.temperature} inputMode="decimal" />
+                  <RowInput id={`${at}-max`} label="Лимит ответа, токенов" value={row.max_output_tokens} onChange={(max_output_tokens) => update({ max_output_tokens })} error={e.max_output_tokens} inputMode="numeric" hint="Пусто — лимит модели" />
+                </>
+              )}
+              <div className={`field ai-row__wide${e.provider ? ' field--invalid' : ''}`}>
+                <label className="field__label" htmlFor={`${at}-provider`}>
+                  Параметры провайдера: имя=значение, по одному в строке
+                </label>
+                <textarea
+                  id={`${at}-provider`}
+                  className="field__input"
+                  rows={Math.min(Math.max(lines, 2), 6)}
+                  value={row.provider}
+                  placeholder={hint.provider}
+                  onChange={(ev) => update({ provider: ev.target.value })}
+                  aria-invalid={e.provider ? true : undefined}
+                  aria-describedby={`${at}-provider-note`}
+                />
+                <p className={e.provider ? 'field__errors' : 'field__hint'} id={`${at}-provider-note`}>
+                  {e.provider ?? 'Числа и true/false — как есть, остальное — строкой'}
+                </p>
+              </div>
+              {pricing && (
+                <p className="ai-row__price ai-row__wide">
+                  Цена запуска: <strong>{paramPrice(pricing, fromParamRow(row))}</strong>
+                </p>
+              )}
             </div>
-            {pricing && (
-              <p className="ai-row__price ai-row__wide">
-                Цена запуска: <strong>{paramPrice(pricing, fromParamRow(row))}</strong>
-              </p>
-            )}
-          </div>
-        );
-      }}
-    </RowList>
+          );
+        }}
+      </RowList>
+      {missing.length > 0 && rows.length + missing.length <= MAX_PARAMS && (
+        <Button variant="secondary" className="ai-presets" onClick={() => onChange([...rows, ...missing.map((p) => ({ ...p, key: rowKey() }))])}>
+          {presets.add}
+        </Button>
+      )}
+    </>
   );
 }

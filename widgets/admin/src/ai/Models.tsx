@@ -3,10 +3,12 @@ import { AdminAiModelCreateSchema, AdminAiModelUpdateSchema, KIND_PROTOCOLS, MOD
 import { queryState, useRouteQuery } from '@app/kit';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
+import { useLastAction } from '../last-action.tsx';
 import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import type { TabProps } from '../tab-props.ts';
 import { CatalogList, isId, useListAddress, type FilterSpec } from './catalog-list.tsx';
 import { ModelParams, checkParamRows, fromParamRow, toParamRows, type ParamRow } from './ModelParams.tsx';
+import { connectionsFor, defaultConnection } from './model-presets.ts';
 import { useProviders } from './options.ts';
 import { ActiveBadge, DeleteAction, RecordFrame, RecordHead, Watch, liftFieldError, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 import { MODEL_SORTS, type BodyOf } from './contract.ts';
@@ -84,7 +86,7 @@ const numberHint = {
 };
 
 function modelFields(kind: ModelKindName, connection: string, providers: readonly AdminProvider[]): FieldSpec[] {
-  const suitable = providers.filter((p) => KIND_PROTOCOLS[kind].includes(p.protocol));
+  const suitable = connectionsFor(kind, providers);
   const current = providers.find((p) => String(p.id) === connection);
   const options = suitable.map(connectionOption);
   // The chosen connection stays listed (and says why it does not fit) until another is picked.
@@ -112,18 +114,39 @@ function modelFields(kind: ModelKindName, connection: string, providers: readonl
   ];
 }
 
-const NEW_MODEL = { name: '', kind: 'image', provider_model: '', words_per_token: 1, max_output_tokens: 2048, media_price: 1, media_per_second: 0, description: '', sort: 0, active: true } as const;
+const NEW_MODEL = { name: '', kind: 'chat', provider_model: '', words_per_token: 1, max_output_tokens: 2048, media_price: 1, media_per_second: 0, description: '', sort: 0, active: true } as const;
+
+/**
+ * The kind changed: a connection that does not run the new kind, or is switched off while one
+ * that runs it is on, gives way to the first switched-on one that does.
+ */
+function followKind(providers: readonly AdminProvider[]) {
+  return (name: string, draft: Readonly<Record<string, string | boolean>>): Record<string, string> | null => {
+    if (name !== 'kind') return null;
+    const kind = String(draft.kind) as ModelKindName;
+    const suitable = connectionsFor(kind, providers);
+    const current = suitable.find((p) => String(p.id) === draft.connection_id);
+    if (current?.active) return null;
+    const next = defaultConnection(kind, providers);
+    return next && next !== draft.connection_id ? { connection_id: next } : null;
+  };
+}
 
 function ModelView({ api, model, providers, navigate }: { api: AdminApi; model: AdminAiModel | null; providers: readonly AdminProvider[]; navigate: Navigate }) {
   const changes = useCatalogChanges(api.aiModel.route, PATH, navigate);
   const [initial] = useState<Values>(() => {
     if (model) return { ...model, connection_id: String(model.connection_id), setting: null };
-    const first = providers.find((p) => KIND_PROTOCOLS[NEW_MODEL.kind].includes(p.protocol));
-    return { ...NEW_MODEL, connection_id: first ? String(first.id) : '' };
+    return { ...NEW_MODEL, connection_id: defaultConnection(NEW_MODEL.kind, providers) };
   });
   const [kind, setKind] = useState(String(initial.kind) as ModelKindName);
   const [connection, setConnection] = useState(String(initial.connection_id));
-  const [rows, setRows] = useState<ParamRow[]>(() => toParamRows(model?.setting.model.params ?? []));
+  const [rows, setParamRows] = useState<ParamRow[]>(() => toParamRows(model?.setting.model.params ?? []));
+  const actions = useLastAction();
+  // The parameter choices are part of the form: editing them is a change of the form too.
+  const setRows = (next: ParamRow[]) => {
+    setParamRows(next);
+    actions.begin();
+  };
   const [checked, setChecked] = useState(false);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const { done, save } = useSave<AdminAiModel, ModelBody>({
@@ -187,6 +210,7 @@ function ModelView({ api, model, providers, navigate }: { api: AdminApi; model: 
         extra={{ setting: { model: { params: rows.map(fromParamRow) } } }}
         precheck={precheck}
         onSubmit={submit}
+        onEdit={model ? undefined : followKind(providers)}
         aside={(v) => (
           <section className="card ai-side" aria-label="Варианты параметров">
             <Watch value={String(v.kind)} onChange={(k) => setKind(k as ModelKindName)} />
@@ -194,6 +218,7 @@ function ModelView({ api, model, providers, navigate }: { api: AdminApi; model: 
             <h3>Варианты параметров</h3>
             <p className="admin-muted">Из них пользователь выбирает перед запуском: размер, качество, длительность, стиль ответа. Параметры провайдера уходят в запрос как есть: size — размер, n — число изображений, duration — секунды видео. Сохраняются вместе с моделью.</p>
             <ModelParams
+              kind={kind}
               rows={rows}
               onChange={setRows}
               errors={checked ? rowErrors : {}}

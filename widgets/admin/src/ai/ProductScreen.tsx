@@ -4,6 +4,7 @@ import { VARIANT_INPUTS, type ProductVariant } from '@app/contracts/generation';
 import { Alert, Button, failureMessage, useRouteQuery } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import type { AdminApi } from '../api.ts';
+import { useActionMessage, useLastAction } from '../last-action.tsx';
 import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import type { TabProps } from '../tab-props.ts';
 import type { BodyOf } from './contract.ts';
@@ -68,7 +69,13 @@ function ProductView({ api, product, categories, models, navigate }: { api: Admi
   });
   const [variant, setVariant] = useState(String(initial.variant) as ProductVariant);
   const [modelId, setModelId] = useState(String(initial.model_id));
-  const [rows, setRows] = useState<FieldRow[]>(() => toFieldRows(product?.fields ?? []));
+  const [rows, setFieldRows] = useState<FieldRow[]>(() => toFieldRows(product?.fields ?? []));
+  const actions = useLastAction();
+  // The template's fields are part of the form: editing them is a change of the form too.
+  const setRows = (next: FieldRow[]) => {
+    setFieldRows(next);
+    actions.begin();
+  };
   const [checked, setChecked] = useState(false);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const { done, save } = useSave<AdminAiProduct, ProductBody>({
@@ -214,7 +221,11 @@ function ExampleImage({ api, product, onSaved }: { api: AdminApi; product: Admin
   const [preview, setPreview] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  const { message, begin, show } = useActionMessage<{ tone: 'error' | 'success'; text: string }>();
+  const setMessage = (next: { tone: 'error' | 'success'; text: string } | null) => {
+    const action = begin();
+    if (next) show(action, next);
+  };
   useEffect(() => () => {
     if (preview) URL.revokeObjectURL(preview);
   }, [preview]);
@@ -230,14 +241,14 @@ function ExampleImage({ api, product, onSaved }: { api: AdminApi; product: Admin
   };
   const act = async (run: () => Promise<AdminAiProduct>, done: string) => {
     setBusy(true);
-    setMessage(null);
+    const action = begin();
     try {
       onSaved(await run());
       setFile(null);
       setPreview(null);
-      setMessage({ tone: 'success', text: done });
+      show(action, { tone: 'success', text: done });
     } catch (err) {
-      setMessage({ tone: 'error', text: failureMessage(err) });
+      show(action, { tone: 'error', text: failureMessage(err) });
     } finally {
       setBusy(false);
       setAsking(false);

@@ -4,6 +4,7 @@ import { ADMIN_AI_TEXTS } from '@app/contracts/admin';
 import type { ClientRoute } from '@app/contracts/browser';
 import { Alert, ApiError, Button, LoadError, Skeleton, failureMessage, routeKey, useKitQueryClient } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
+import { ActionScope, useActionMessage, useLastAction } from '../last-action.tsx';
 import { when } from '../texts.ts';
 
 type Navigate = (href: string, options?: { replace?: boolean }) => void;
@@ -123,6 +124,11 @@ export interface RecordFrameProps<T> {
   children: (record: T | null) => ReactNode;
 }
 
+const recordKey = (data: unknown) => {
+  const id = (data as { id?: unknown }).id;
+  return typeof id === 'number' ? String(id) : 'record';
+};
+
 /** A record's screen: the link back to its list, a skeleton while loading, the failure with a retry, then the screen. */
 export function RecordFrame<T>({ back, navigate, record, waitFor = [], children }: RecordFrameProps<T>) {
   const queries = [...(record ? [record] : []), ...waitFor];
@@ -137,7 +143,8 @@ export function RecordFrame<T>({ back, navigate, record, waitFor = [], children 
       ) : queries.some((q) => q.isPending) || (record && !record.data) ? (
         <Skeleton lines={8} />
       ) : (
-        children(record?.data ?? null)
+        // One scope a record: a record just created opens with its message shown.
+        <ActionScope key={record?.data ? recordKey(record.data) : 'new'}>{children(record?.data ?? null)}</ActionScope>
       )}
     </div>
   );
@@ -151,9 +158,10 @@ export interface RecordHeadProps {
   actions?: ReactNode;
 }
 
-/** The head of a record's screen: its name, what it is, whether it is on, its actions, and what was just done (it was created). */
+/** The head of a record's screen: its name, what it is, whether it is on, its actions, and what was just done (it was created) until the next action. */
 export function RecordHead({ title, meta, active, badges, actions }: RecordHeadProps) {
   const flash = useFlash();
+  const { last } = useLastAction();
   return (
     <>
       <header className="admin-screen__head">
@@ -167,7 +175,7 @@ export function RecordHead({ title, meta, active, badges, actions }: RecordHeadP
         </div>
         {actions && <div className="admin-screen__actions">{actions}</div>}
       </header>
-      {flash && <Alert tone="success">{flash}</Alert>}
+      {flash && last === 0 && <Alert tone="success">{flash}</Alert>}
     </>
   );
 }
@@ -193,20 +201,20 @@ export interface DeleteActionProps {
 export function DeleteAction({ what, note, onDelete, onDeleted, onDeactivated }: DeleteActionProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const { message, begin, show } = useActionMessage<{ tone: 'error' | 'info'; text: string }>();
   const run = async () => {
     setBusy(true);
-    setMessage(null);
+    const action = begin();
     try {
       const result = await onDelete();
       if (result.outcome === 'deleted') {
         onDeleted();
         return;
       }
-      setMessage({ tone: 'info', text: ADMIN_AI_TEXTS.deactivated });
+      show(action, { tone: 'info', text: ADMIN_AI_TEXTS.deactivated });
       onDeactivated?.();
     } catch (err) {
-      setMessage({ tone: 'error', text: failureMessage(err) });
+      show(action, { tone: 'error', text: failureMessage(err) });
     } finally {
       setBusy(false);
       setAsking(false);

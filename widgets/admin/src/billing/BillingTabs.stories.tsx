@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { ApiError } from '@app/kit';
 import { freshQueries, pending } from '@app/kit/stories';
 import type { AdminPaymentDetail } from '@app/contracts/admin';
@@ -88,6 +88,26 @@ export const PaymentsRefunded: Story = at('tab8', { search: '?status=refunded', 
 export const PaymentsLoading: Story = at('tab8', { answers: { payments: pending } });
 export const PaymentsEmpty: Story = at('tab8', { answers: { payments: empty } });
 export const PaymentsOffline: Story = at('tab8', { answers: { payments: offline } });
+/** «Выгрузка в CSV» with a period the API would refuse: said before anything is asked. */
+export const PaymentsExportWrongPeriod: Story = {
+  ...at('tab8'),
+  play: async () => {
+    const form = await page().findByRole('form', { name: 'Выгрузка в CSV' });
+    await fireEvent.change(within(form).getByLabelText('С'), { target: { value: '2026-02-10' } });
+    await fireEvent.change(within(form).getByLabelText('По'), { target: { value: '2026-02-01' } });
+    await userEvent.click(within(form).getByRole('button', { name: 'Платежи и возвраты, CSV' }));
+    await within(form).findByText('Начало периода позже его конца');
+  },
+};
+/** The server refused the export (the session ended): the reason, nothing saved. */
+export const PaymentsExportRefused: Story = {
+  ...at('tab8', { answers: { exportPayments: () => Promise.reject(new ApiError(401, 'UNAUTHENTICATED', 'Войдите в аккаунт')) } }),
+  play: async () => {
+    const form = await page().findByRole('form', { name: 'Выгрузка в CSV' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Платежи и возвраты, CSV' }));
+    await within(form).findByRole('alert');
+  },
+};
 export const Payment: Story = at('tab8', { search: '?payment=15' });
 export const PaymentAllOnItsWayBack: Story = at('tab8', { search: '?payment=15', answers: { payment: () => Promise.resolve(refundingAll) } });
 export const PaymentFullyRefunded: Story = at('tab8', { search: '?payment=14', answers: { payment: () => Promise.resolve(refunded) } });
@@ -107,6 +127,24 @@ export const RefundRequested: Story = {
     const form = await refund('100');
     await userEvent.click(within(form).getByRole('button', { name: 'Да, вернуть' }));
     await within(form).findByText(/Возврат 100 ₽ запрошен/);
+  },
+};
+/** CloudPayments confirmed the refund by the time the payment was read again: the message says so, not «запрошен». */
+export const RefundDone: Story = {
+  ...at('tab8', {
+    search: '?payment=15',
+    answers: {
+      refundPayment: ({ body }) => {
+        const amount = (body as { amount: number }).amount;
+        const refund = { ...(PAYMENT.refunds[1] as AdminPaymentDetail['refunds'][number]), id: 4, amount, applied: amount, reason: 'Сбой генерации видео' };
+        return Promise.resolve({ ...PAYMENT, refunded: PAYMENT.refunded + amount, refundable: PAYMENT.refundable - amount, refunds: [refund, ...PAYMENT.refunds] });
+      },
+    },
+  }),
+  play: async () => {
+    const form = await refund('100');
+    await userEvent.click(within(form).getByRole('button', { name: 'Да, вернуть' }));
+    await within(form).findByText(/Возврат 100 ₽ проведён/);
   },
 };
 export const RefundTooLarge: Story = {

@@ -7,6 +7,7 @@ import { fakeAdminApi } from '../fake-api.ts';
 import { fakeBillingApi, type FakeBillingAnswers } from './fake-api.ts';
 import { PAYMENT, PAYMENTS, TARIFFS } from './fixtures.ts';
 import { billingHref } from './list.ts';
+import { RefundForm } from './PaymentsTab.tsx';
 import { tariffBody } from './TariffsTab.tsx';
 import { causeLabel } from './texts.ts';
 
@@ -258,6 +259,33 @@ describe('«Платежи»', () => {
     await refund('20');
     const ids = spied.refundPayment.mock.calls.map((c) => (c[0] as { body: { request_id: string } }).body.request_id);
     expect(new Set(ids).size).toBe(2);
+  });
+
+  it('the message of a refund follows its status: asked, then done — never «запрошен» beside «Проведён»; a change of the form takes it away', async () => {
+    const asked = { ...PAYMENT, refunding: 150, refundable: 50, refunds: [{ id: 9, amount: 50, applied: null, status: 'requested' as const, reason: 'Сбой', actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: null, created_at: PAYMENT.created_at, applied_at: null }, ...PAYMENT.refunds] };
+    const api = { ...fakeAdminApi(), ...fakeBillingApi({ refundPayment: () => Promise.resolve(asked) }) };
+    const user = userEvent.setup();
+    const { rerender } = render(<RefundForm api={api} payment={PAYMENT} onDone={() => undefined} />);
+    const form = screen.getByRole('form', { name: 'Возврат' });
+    await user.type(within(form).getByLabelText('Сумма, ₽'), '50');
+    await user.type(within(form).getByLabelText('Причина'), 'Сбой');
+    await user.click(within(form).getByRole('button', { name: 'Вернуть деньги' }));
+    await user.click(within(form).getByRole('button', { name: 'Да, вернуть' }));
+    expect(plain(await within(form).findByRole('status'))).toBe('Возврат 50 ₽ запрошен. Деньги и токены спишутся, когда CloudPayments подтвердит его.');
+
+    // The window reads the payment again: CloudPayments confirmed the refund.
+    const done = { ...asked, refunding: 100, refunded: 250, refunds: asked.refunds.map((r) => (r.id === 9 ? { ...r, status: 'done' as const, applied: 50, applied_at: PAYMENT.created_at } : r)) };
+    rerender(<RefundForm api={api} payment={done} onDone={() => undefined} />);
+    expect(plain(within(form).getByRole('status'))).toBe('Возврат 50 ₽ проведён: CloudPayments подтвердил его, токены в той же доле списаны.');
+    expect(within(form).queryByText(/запрошен/)).toBeNull();
+
+    // Refused instead: said as an error.
+    rerender(<RefundForm api={api} payment={{ ...done, refunds: done.refunds.map((r) => (r.id === 9 ? { ...r, status: 'failed' as const, applied: null } : r)) }} onDone={() => undefined} />);
+    expect(plain(within(form).getByRole('alert'))).toBe('CloudPayments отклонил возврат 50 ₽. Деньги и токены остались на месте.');
+
+    await user.type(within(form).getByLabelText('Сумма, ₽'), '1');
+    expect(within(form).queryByRole('alert')).toBeNull();
+    expect(within(form).queryByRole('status')).toBeNull();
   });
 
   it.each([

@@ -5,6 +5,7 @@ import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { LEDGER_REASONS, walletAmount, when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
+import { CsvExport } from './CsvExport.tsx';
 import { newRequestId } from '../request-id.ts';
 import { OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
 import { billingStatus, failureReason, PAYMENT_KIND_LABELS, REFUND_STATUS_LABELS, rub } from './texts.ts';
@@ -42,7 +43,7 @@ export function paymentColumns(navigate: Navigate): readonly Column<AdminPayment
 
 const STATUS_OPTIONS = INVOICE_STATUSES.map((value) => ({ value, label: billingStatus(value) }));
 
-/** «Платежи»: every payment by status, searched by email or transaction; one opens in a window with its refunds and the refund form (`?payment=15`). */
+/** «Платежи»: every payment by status, searched by email or transaction; one opens in a window with its refunds and the refund form (`?payment=15`); a period's payments and ledger download as CSV. */
 export function PaymentsTab({ api, search, navigate }: { api: AdminApi; search: string; navigate: Navigate }) {
   const columns = paymentColumns(navigate);
   const address = useListAddress({ path: PATH, search, fallbackSort: FALLBACK_SORT, columns, filters: ['status'], navigate });
@@ -50,18 +51,21 @@ export function PaymentsTab({ api, search, navigate }: { api: AdminApi; search: 
   const status = INVOICE_STATUSES.find((s) => s === address.filters.status);
   const list = useRouteQuery(api.payments, { query: { q: query.q, status, sort: address.sort as 'id', dir: query.dir, page: query.page } }, { placeholderData: (prev) => prev });
   return (
-    <BillingList
-      title="Платежи"
-      columns={columns}
-      list={list}
-      address={address}
-      search={search}
-      navigate={navigate}
-      searchLabel="Поиск по email или номеру транзакции"
-      empty={status ? `Платежей со статусом «${billingStatus(status)}» нет` : 'Платежей пока нет'}
-      filter={{ name: 'status', label: 'Статус', options: STATUS_OPTIONS }}
-      dialog={{ param: OPEN.payment, render: (id, onClose) => <PaymentDialog api={api} id={id} navigate={navigate} onClose={onClose} /> }}
-    />
+    <>
+      <BillingList
+        title="Платежи"
+        columns={columns}
+        list={list}
+        address={address}
+        search={search}
+        navigate={navigate}
+        searchLabel="Поиск по email или номеру транзакции"
+        empty={status ? `Платежей со статусом «${billingStatus(status)}» нет` : 'Платежей пока нет'}
+        filter={{ name: 'status', label: 'Статус', options: STATUS_OPTIONS }}
+        dialog={{ param: OPEN.payment, render: (id, onClose) => <PaymentDialog api={api} id={id} navigate={navigate} onClose={onClose} /> }}
+      />
+      <CsvExport api={api} kinds={['payments', 'ledger']} />
+    </>
   );
 }
 
@@ -139,6 +143,15 @@ export function PaymentDetail({ api, payment: p, navigate }: { api: AdminApi; pa
   );
 }
 
+/** What became of the refund the form asked for, as its payment now says: asked, done or refused. */
+function sentMessage(sent: { id: number | null; amount: number }, payment: AdminPaymentDetail, money: (n: number) => string): { tone: 'success' | 'info' | 'error'; text: string } {
+  const refund = payment.refunds.find((r) => r.id === sent.id);
+  const amount = money(refund?.amount ?? sent.amount);
+  if (refund?.status === 'done') return { tone: 'success', text: `Возврат ${amount} проведён: CloudPayments подтвердил его, токены в той же доле списаны.` };
+  if (refund?.status === 'failed') return { tone: 'error', text: `CloudPayments отклонил возврат ${amount}. Деньги и токены остались на месте.` };
+  return { tone: 'info', text: `Возврат ${amount} запрошен. Деньги и токены спишутся, когда CloudPayments подтвердит его.` };
+}
+
 /** What the server's refusal of a refund means for the admin. */
 function refundFailure(err: unknown): string {
   if (err instanceof ApiError && err.code === 'SANDBOX_DISABLED') return `${err.message}. Включите песочницу оплаты в разделе «Настройки» и повторите возврат.`;
@@ -157,18 +170,20 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
   const [requestId, setRequestId] = useState(newRequestId);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  // The refund this form asked for last: its message follows its status (asked, then done or refused).
+  const [sent, setSent] = useState<{ id: number | null; amount: number } | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
   const money = (n: number) => formatAmount(n, payment.currency);
   const title = <h3>Возврат</h3>;
+  const done = sent && sentMessage(sent, payment, money);
   if (payment.status !== 'paid' || payment.transaction_id === null) {
     return (
       <section className="admin-refund" aria-label="Возврат">
         {title}
         <p className="admin-muted">{payment.status === 'refunded' ? 'Платёж возвращён полностью.' : 'Вернуть можно только оплаченный платёж.'}</p>
-        {done && <Alert tone="success">{done}</Alert>}
+        {done && <Alert tone={done.tone}>{done.text}</Alert>}
       </section>
     );
   }
@@ -181,7 +196,7 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
     if (!found.amount && value !== null && value > payment.refundable) found.amount = payment.refundable > 0 ? `Можно вернуть не больше ${money(payment.refundable)}` : 'Возвращать больше нечего';
     setErrors(found);
     setFailure(null);
-    setDone(null);
+    setSent(null);
     setConfirming(value !== null && Object.keys(found).length === 0 ? value : null);
   };
   const send = async (value: number) => {
@@ -189,14 +204,17 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
     sending.current = true;
     setBusy(true);
     try {
-      onDone(await api.refundPayment({ params: { id: payment.id }, body: { amount: value, reason: reason.trim(), request_id: requestId } }));
-      setDone(`Возврат ${money(value)} запрошен. Деньги и токены спишутся, когда CloudPayments подтвердит его.`);
+      const known = new Set(payment.refunds.map((r) => r.id));
+      const next = await api.refundPayment({ params: { id: payment.id }, body: { amount: value, reason: reason.trim(), request_id: requestId } });
+      onDone(next);
+      setSent({ id: next.refunds.find((r) => !known.has(r.id))?.id ?? null, amount: value });
       setAmount('');
       setReason('');
       setRequestId(newRequestId());
     } catch (err) {
       const fields = err instanceof ApiError ? err.fields : {};
       const byField = { amount: fields.amount?.[0], reason: fields.reason?.[0] };
+      setSent(null);
       if (byField.amount || byField.reason) setErrors(Object.fromEntries(Object.entries(byField).filter(([, m]) => m)) as Record<string, string>);
       else setFailure(refundFailure(err));
     } finally {
@@ -204,6 +222,12 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
       setBusy(false);
       setConfirming(null);
     }
+  };
+  /** A change of the form: what the last refund or error said no longer describes it. */
+  const edit = (set: (value: string) => void, value: string) => {
+    set(value);
+    setSent(null);
+    setFailure(null);
   };
   const field = (name: 'amount' | 'reason') => ({
     id: `${formId}-${name}`,
@@ -235,9 +259,9 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
               <label className="field__label" htmlFor={`${formId}-amount`}>
                 Сумма, ₽
               </label>
-              <input {...field('amount')} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={confirming !== null} />
+              <input {...field('amount')} inputMode="decimal" value={amount} onChange={(e) => edit(setAmount, e.target.value)} disabled={confirming !== null} />
               {fieldError('amount', `Не больше ${money(payment.refundable)}`)}
-              <Button variant="link" className="admin-refund__all" disabled={confirming !== null} onClick={() => setAmount(String(payment.refundable).replace('.', ','))}>
+              <Button variant="link" className="admin-refund__all" disabled={confirming !== null} onClick={() => edit(setAmount, String(payment.refundable).replace('.', ','))}>
                 Вся сумма: {money(payment.refundable)}
               </Button>
             </div>
@@ -245,12 +269,12 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
               <label className="field__label" htmlFor={`${formId}-reason`}>
                 Причина
               </label>
-              <input {...field('reason')} maxLength={500} value={reason} placeholder="Сбой генерации, двойное списание…" onChange={(e) => setReason(e.target.value)} disabled={confirming !== null} />
+              <input {...field('reason')} maxLength={500} value={reason} placeholder="Сбой генерации, двойное списание…" onChange={(e) => edit(setReason, e.target.value)} disabled={confirming !== null} />
               {fieldError('reason', 'Её увидят в журнале действий')}
             </div>
           </div>
           {failure && <Alert>{failure}</Alert>}
-          {done && <Alert tone="success">{done}</Alert>}
+          {done && !failure && <Alert tone={done.tone}>{done.text}</Alert>}
           {confirming === null ? (
             <Button type="submit" variant="danger">
               Вернуть деньги
@@ -271,7 +295,7 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
         </>
       ) : (
         <>
-          {done && <Alert tone="success">{done}</Alert>}
+          {done && <Alert tone={done.tone}>{done.text}</Alert>}
           <p className="admin-muted">{payment.refunding > 0 ? 'Всё, что можно вернуть, уже возвращается: ждём подтверждения CloudPayments.' : 'Платёж возвращён полностью.'}</p>
         </>
       )}

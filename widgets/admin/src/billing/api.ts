@@ -1,5 +1,13 @@
-import { adminBillingEndpoints as endpoints } from '@app/contracts/admin';
-import { routeCall } from '@app/kit';
+import { adminBillingEndpoints as endpoints, type ExportQuery } from '@app/contracts/admin';
+import type { ClientRoute } from '@app/contracts/browser';
+import { failure, routeCall, send } from '@app/kit';
+
+/** A CSV export as a file: the server's bytes, or its refusal as an ApiError (a bad period, a lost session). */
+async function csvFile(route: ClientRoute, query: ExportQuery): Promise<Blob> {
+  const res = await send(route as typeof endpoints.exportLedger, { query }, { accept: 'text/csv' });
+  if (!res.ok) throw await failure(res);
+  return res.blob();
+}
 
 /** The calls of the billing tabs: 5 «Тарифы», 7 «Подписки», 8 «Платежи», 9 «Лог подписок», 10 «Стартовая панель». */
 export const billingApi = {
@@ -33,6 +41,10 @@ export const billingApi = {
   updateDashboardCard: routeCall(endpoints.updateDashboardCard),
   /** DELETE /api/admin/dashboard-cards/:id */
   deleteDashboardCard: routeCall(endpoints.deleteDashboardCard),
+  /** GET /api/admin/exports/ledger?from=&to=: the ledger of a period as a CSV file. */
+  exportLedger: routeCall(endpoints.exportLedger, (request) => csvFile(endpoints.exportLedger, request.query)),
+  /** GET /api/admin/exports/payments?from=&to=: payments, renewals and refunds of a period as a CSV file. */
+  exportPayments: routeCall(endpoints.exportPayments, (request) => csvFile(endpoints.exportPayments, request.query)),
 };
 
 export type BillingApi = typeof billingApi;

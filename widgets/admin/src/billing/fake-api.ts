@@ -37,6 +37,8 @@ const DEFAULTS: { [K in keyof BillingApi]: Answer<K> } = {
   createDashboardCard: ({ body }) => Promise.resolve({ ...(CARDS[0] as AdminDashboardCard), ...(body as Partial<AdminDashboardCard>), id: 9, created_at: now, updated_at: now }),
   updateDashboardCard: ({ params, body }) => found(CARDS.find((c) => c.id === Number(params.id)), 'Карточка не найдена').then((c) => ({ ...c, ...(body as Partial<AdminDashboardCard>), updated_at: now })),
   deleteDashboardCard: () => Promise.resolve({ deleted: true as const }),
+  exportLedger: ({ query }) => Promise.resolve(new Blob([`\uFEFFДата и время (МСК);№ записи\r\n${query.from};1\r\n`], { type: 'text/csv' })),
+  exportPayments: ({ query }) => Promise.resolve(new Blob([`\uFEFFДата и время (МСК);Операция\r\n${query.from};Оплата\r\n`], { type: 'text/csv' })),
 };
 
 /** The billing tabs: 5 «Тарифы», 7 «Подписки», 8 «Платежи», 9 «Лог подписок», 10 «Стартовая панель» answered from fixtures (stories; tests wrap them in mocks). */

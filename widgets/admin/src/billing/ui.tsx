@@ -3,6 +3,7 @@ import { LoadError, Skeleton, failureMessage } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import { when } from '../texts.ts';
 import { billingStatus, statusTone } from './texts.ts';
+import { ScrollArea } from '../ScrollArea.tsx';
 
 /** A status as a coloured badge. */
 export function StatusBadge({ status, label = billingStatus(status) }: { status: string; label?: string }) {
@@ -25,8 +26,22 @@ export const UserLink = ({ id, email, navigate }: { id: number; email: string; n
   </RoutedLink>
 );
 
-/** A moment in a table cell, never broken across lines. */
-export const At = ({ iso }: { iso: string | null }) => (iso ? <span className="admin-nowrap">{when(iso)}</span> : '—');
+/** A moment in a table cell: the date, and the time under it (a narrow column). */
+export function At({ iso }: { iso: string | null }) {
+  if (!iso) return '—';
+  const [date = '', time = ''] = when(iso).split(', ');
+  return (
+    <time className="admin-at" dateTime={iso}>
+      {date}
+      {time && (
+        <span className="admin-at__time">
+          <span className="visually-hidden">, </span>
+          {time}
+        </span>
+      )}
+    </time>
+  );
+}
 
 /** A record's facts: label and value pairs (those with no value, `null`, left out). */
 export function Facts({ items }: { items: readonly (readonly [string, ReactNode])[] }) {
@@ -50,8 +65,7 @@ export function Lines<T>({ title, head, rows, rowKey, empty, children }: { title
       {rows.length === 0 ? (
         <p className="admin-muted">{empty}</p>
       ) : (
-        // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it.
-        <div className="admin-table__wrap" tabIndex={0} role="group" aria-label={title}>
+        <ScrollArea label={title}>
           <table className="admin-table admin-table--compact">
             <thead>
               <tr>
@@ -72,7 +86,7 @@ export function Lines<T>({ title, head, rows, rowKey, empty, children }: { title
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </section>
   );
