@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError } from './config.ts';
 import { createContext, startContext, stopContext } from './context.ts';
+import { surviveDatabaseLoss } from './lib/database-loss.ts';
 
 /** How long a stopping server lets the chat answers it is writing finish before it stops them. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -9,6 +10,7 @@ const SHUTDOWN_GRACE_MS = 20_000;
 /** Starts the web server, with the job workers unless RUN_WORKERS=false, on the embedded default or DATABASE_URL. */
 async function main(): Promise<void> {
   const runtime = await bootstrap();
+  surviveDatabaseLoss(runtime.log);
   const { config } = runtime;
   const ctx = createContext(runtime);
   const app = await buildApp(ctx);

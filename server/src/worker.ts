@@ -2,6 +2,7 @@ import http from 'node:http';
 import { sql } from 'kysely';
 import { bootstrap } from './bootstrap.ts';
 import { createContext, startContext, stopContext } from './context.ts';
+import { surviveDatabaseLoss } from './lib/database-loss.ts';
 
 /**
  * Runs the job workers alone (mail, payment jobs, renewals in the sandbox, expiry, Telegram
@@ -9,6 +10,7 @@ import { createContext, startContext, stopContext } from './context.ts';
  * application context: no HTTP app, no pages, no API documentation.
  */
 const runtime = await bootstrap({ seed: false });
+surviveDatabaseLoss(runtime.log);
 const ctx = createContext(runtime);
 await startContext(ctx, { work: true });
 ctx.log.info('workers are running');

@@ -8,3 +8,4 @@ export * from './generations.ts';
 export * from './admin.ts';
 export * from './cluster.ts';
 export * from './raw-http.ts';
+export * from './db-proxy.ts';
