@@ -7,6 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { REPO_ROOT } from '../../src/config.ts';
+import { DbProxy } from './db-proxy.ts';
 import { startTestS3, type TestS3 } from './s3.ts';
 import { TestSmtp } from './smtp.ts';
 import { createTestDatabase } from './test-app.ts';
@@ -35,8 +36,14 @@ export interface ClusterProcess {
 export interface Cluster {
   /** nginx's address: what a browser and the tests talk to. */
   url: string;
+  /** The database's own URL (the processes reach it through `dbProxy` when there is one). */
   databaseUrl: string;
+  /** The test's connection to the database, never through `dbProxy`. */
   db: Db;
+  /** The environment every process of the service runs with (`APP_SECRET`, `DATABASE_URL`, …). */
+  env: Readonly<Record<string, string>>;
+  /** With `databaseProxy`: what stands between the processes and PostgreSQL, to freeze it. */
+  dbProxy: DbProxy | null;
   smtp: TestSmtp;
   s3: TestS3;
   /** `web1`, `web2`, … and `worker`. */
@@ -63,6 +70,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** The node binary to run the processes with (default: this one). */
   node?: string;
+  /** The processes reach PostgreSQL through a proxy the test can freeze (`cluster.dbProxy`). */
+  databaseProxy?: boolean;
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the system, then released). */
@@ -87,6 +96,8 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000)
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 const answers = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
 
@@ -119,6 +130,41 @@ function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
   ].join('\n');
 }
 
+export interface Nginx {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Its error log so far. */
+  errors(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * nginx with the repository's configuration in front of web processes on 127.0.0.1 at
+ * `upstreams`, listening on `listen`, its files under `dir`; answers once it answers `/healthz`
+ * (through the first upstream that does), or at once with `waitForHealth: false`.
+ */
+export async function startNginx(opts: { dir: string; listen: number; upstreams: number[]; waitForHealth?: boolean }): Promise<Nginx> {
+  const { dir, listen } = opts;
+  const url = `http://127.0.0.1:${String(listen)}`;
+  const errorLog = path.join(dir, 'error.log');
+  const errors = () => (fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : '');
+  fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, listen, opts.upstreams));
+  const nginx = spawn(fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const output: string[] = [];
+  nginx.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+  nginx.once('error', (err) => output.push(String(err)));
+  const stop = async () => {
+    nginx.kill('SIGQUIT');
+    await exited(nginx);
+  };
+  const up = opts.waitForHealth === false ? () => fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => true) : () => answers(`${url}/healthz`);
+  await waitFor('nginx', up, 15_000).catch(async (err: unknown) => {
+    await stop();
+    throw new Error(`${String(err)}\n${output.join('')}\n${errors()}`);
+  });
+  return { url, errors, stop };
+}
+
 /** Starts the whole service behind nginx; `close()` stops it and drops its database. */
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -135,6 +181,14 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     cleanups.push(() => s3.stop());
     const db = createDb(database.url, 5);
     cleanups.push(() => db.destroy());
+    let dbProxy: DbProxy | null = null;
+    if (opts.databaseProxy) {
+      const target = new URL(database.url);
+      const proxy = new DbProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      await proxy.start();
+      cleanups.push(() => proxy.stop());
+      dbProxy = proxy;
+    }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-cluster-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -144,7 +198,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       NODE_ENV: 'production',
       ALLOW_SANDBOX: 'true',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: database.url,
+      DATABASE_URL: dbProxy ? dbProxy.url(database.url) : database.url,
       DATABASE_POOL_SIZE: '10',
       APP_SECRET: crypto.randomBytes(32).toString('hex'),
       PUBLIC_URL: url,
@@ -183,12 +237,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       return child;
     };
     const ready = (p: ClusterProcess) => waitFor(p.name, () => answers(`http://127.0.0.1:${String(p.healthPort)}/readyz`));
-    const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
     const cluster: Cluster = {
       url,
       databaseUrl: database.url,
       db,
+      env: common,
+      dbProxy,
       smtp,
       s3,
       processes,
@@ -239,19 +294,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     for (const p of rest) spawnProcess(p);
     await Promise.all(rest.map(ready));
 
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, listen, [...processes.values()].flatMap((p) => (p.port === null ? [] : [p.port]))));
-    const nginx = spawn(fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const nginxErrors: string[] = [];
-    nginx.stderr.on('data', (d: Buffer) => nginxErrors.push(d.toString()));
-    cleanups.push(async () => {
-      nginx.kill('SIGQUIT');
-      await exited(nginx);
-    });
-    nginx.once('error', (err) => nginxErrors.push(String(err)));
-    await waitFor('nginx', () => answers(`${url}/healthz`), 15_000).catch((err: unknown) => {
-      const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
-      throw new Error(`${String(err)}\n${nginxErrors.join('')}\n${log}`);
-    });
+    const nginx = await startNginx({ dir, listen, upstreams: [...processes.values()].flatMap((p) => (p.port === null ? [] : [p.port])) });
+    cleanups.push(() => nginx.stop());
     return cluster;
   } catch (err) {
     await close();
