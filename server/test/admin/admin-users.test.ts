@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credit } from '../../src/features/wallet/wallet.queries.ts';
+import { credit, placeHold, settleHold, takeBackUpTo } from '../../src/features/wallet/wallet.queries.ts';
 import { call, createTestApp, newAdmin, newUser, walletState, type TestApp, type TestUser } from '../support/index.ts';
 
 /*
@@ -229,6 +229,28 @@ describe('POST /api/admin/users/:id/balance', () => {
     }
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: 0, media: 0 });
     expect((await adjust(99999999, base)).statusCode).toBe(404);
+  });
+});
+
+describe('adjustments beside the user’s spending and refunds', () => {
+  it('adjusting while the wallet holds, settles and gives back to refunds at the same moment: every call answers, the balance equals the ledger', async () => {
+    const user = await newUser(t.db);
+    await t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `race-${String(user.id)}` }, 100_000));
+    const spend = async (i: number) => {
+      const hold = await placeHold(t.db, { userId: user.id, kind: 'words', amount: 100, idempotencyKey: `race-hold-${String(user.id)}-${String(i)}` });
+      await settleHold(t.db, hold, 40);
+    };
+    // As a Refund notification takes back a payment's tokens: the wallet locked, then its ledger line written.
+    const refund = (i: number) =>
+      t.db.transaction().execute((tx) => takeBackUpTo(tx, { userId: user.id, kind: 'words', reason: 'refund', idempotencyKey: `race-refund-${String(user.id)}-${String(i)}`, refType: 'invoice_refund', refId: i }, 50));
+    const adjustments = Array.from({ length: 20 }, (_, i) => adjust(user.id, { wallet: 'words', amount: i % 2 === 0 ? 500 : -300, reason: 'Гонка', request_id: crypto.randomUUID() }));
+    const others = [...Array.from({ length: 30 }, (_, i) => spend(i)), ...Array.from({ length: 30 }, (_, i) => refund(i))];
+    const [answers, done] = await Promise.all([Promise.all(adjustments), Promise.allSettled(others)]);
+    expect(answers.map((r) => r.statusCode).filter((s) => s !== 200), JSON.stringify(answers.filter((r) => r.statusCode !== 200).map((r) => r.body).slice(0, 3))).toEqual([]);
+    expect(done.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
+    const wallet = await walletState(t.db, user.id);
+    expect(wallet.balance).toEqual(wallet.sums);
+    expect(wallet.balance.words).toBe(100_000 + 10 * 500 - 10 * 300 - 30 * 40 - 30 * 50);
   });
 });
 

@@ -81,7 +81,9 @@ export async function adjustBalance(
   if (!Number.isInteger(units)) throw fieldError('amount', 'Слова — целое число');
   const key = `admin-adjust:${adjustment.request_id}`;
   return ctx.db.transaction().execute(async (tx) => {
-    const user = await tx.selectFrom('users').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+    // NO KEY UPDATE: a plain FOR UPDATE blocks every ledger or hold insert of this user (their user_id
+    // foreign key) and deadlocks with a refund that has locked the wallet and is about to write its ledger row.
+    const user = await tx.selectFrom('users').select('id').where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
     if (!user) throw new AppError('NOT_FOUND', 'Пользователь не найден');
     const done = await tx.selectFrom('wallet_ledger').select(['user_id']).where('idempotency_key', '=', key).executeTakeFirst();
     if (done) {
