@@ -33,6 +33,21 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // After the server and widget tests, one file at a time.
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The load and fault test (bench/load): after every other project, alone on the machine.
+        test: {
+          name: 'load',
+          include: ['bench/load/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/test/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 900_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -37,7 +37,9 @@ export class Jobs {
     definitions: readonly AnyJob[],
     private readonly listener: PgListener,
   ) {
-    this.boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss', application_name: 'jobs' });
+    // Maintenance (jobs past their expiry failed and retried) every 30 s rather than pg-boss's 2
+    // minutes: a job whose worker was killed is run again soon after its expiry.
+    this.boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss', application_name: 'jobs', maintenanceIntervalSeconds: 30 });
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
     for (const job of definitions) this.definitions.set(job.name, job);
   }

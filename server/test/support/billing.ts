@@ -31,18 +31,16 @@ let transactionCounter = 5_000_000;
 export const nextTransactionId = () => ++transactionCounter;
 
 /**
- * Posts a notification the way CloudPayments does: form-encoded (or JSON) and signed with
- * `Content-HMAC` and `X-Content-HMAC` by `secret` (the app's secret unless a test forges one).
+ * A notification as CloudPayments sends it: form-encoded (or JSON) and signed with `Content-HMAC`
+ * and `X-Content-HMAC` by `secret` (unless `sign: false`); the body and the headers to post.
  */
-export async function notify(
-  app: FastifyInstance,
-  kind: string,
+export function signedNotification(
+  secret: string,
   fields: Record<string, string | number | undefined>,
-  opts: { secret?: string; encoding?: 'form' | 'json'; headers?: Record<string, string>; sign?: boolean } = {},
-) {
+  opts: { encoding?: 'form' | 'json'; headers?: Record<string, string>; sign?: boolean } = {},
+): { body: string; headers: Record<string, string> } {
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
   const body = opts.encoding === 'json' ? JSON.stringify(clean) : new URLSearchParams(clean).toString();
-  const secret = opts.secret ?? app.ctx.secrets.cloudpaymentsSecret;
   const headers: Record<string, string> = {
     'content-type': opts.encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
     ...(opts.sign === false
@@ -53,6 +51,20 @@ export async function notify(
         }),
     ...opts.headers,
   };
+  return { body, headers };
+}
+
+/**
+ * Posts a notification the way CloudPayments does (see `signedNotification`), signed by `secret`
+ * (the app's secret unless a test forges one).
+ */
+export async function notify(
+  app: FastifyInstance,
+  kind: string,
+  fields: Record<string, string | number | undefined>,
+  opts: { secret?: string; encoding?: 'form' | 'json'; headers?: Record<string, string>; sign?: boolean } = {},
+) {
+  const { body, headers } = signedNotification(opts.secret ?? app.ctx.secrets.cloudpaymentsSecret, fields, opts);
   const res = await app.inject({ method: 'POST', url: `/api/payment/cloudpayments/notify/${kind}`, headers, payload: body });
   let code: number | undefined;
   try {

@@ -13,7 +13,7 @@ export const STOP_CHANNEL = 'ns_chat_stop';
 /** How often a growing answer's text is saved (a reload shows it as far as it went). */
 const SAVE_EVERY_MS = 1000;
 /** An answer saves at least this often even without new text, so it is not taken for abandoned. */
-export const ALIVE_EVERY_MS = 30_000;
+export const ALIVE_EVERY_MS = 10_000;
 
 /** Everything an answer needs once its messages and hold are committed. */
 export interface AnswerPlan {

@@ -257,8 +257,13 @@ function accepted(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 
   }
 }
 
-/** An answer left `generating` this long without a save was abandoned (its process died). */
-export const ABANDONED_AFTER_MS = 2 * 60_000;
+/**
+ * An answer left `generating` this long without a save was abandoned (its process died): four
+ * signs of life missed (`ALIVE_EVERY_MS`), so a database that stalls for half a minute takes no
+ * live answer for a dead one, and a crash's answers are closed (their words back) within about
+ * a minute and a half.
+ */
+export const ABANDONED_AFTER_MS = 45_000;
 
 /**
  * Closes answers whose process died while writing them: kept as far as they were saved, charged

@@ -26,9 +26,9 @@ import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, 
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
 export const GENERATION_RETRIES = 3;
-/** A running run's job marks it alive this often; one silent for {@link STALE_RUN_SECONDS} lost its worker. */
+/** A running run's job marks it alive this often; one silent for {@link STALE_RUN_SECONDS} (three signs missed) lost its worker. */
 const ALIVE_EVERY_MS = 10_000;
-export const STALE_RUN_SECONDS = 60;
+export const STALE_RUN_SECONDS = 30;
 /** A run still `queued` this long with no job to run it (the job failed for good or was lost) is sent again. */
 export const LOST_QUEUED_SECONDS = 10 * 60;
 /**

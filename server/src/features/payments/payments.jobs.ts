@@ -6,7 +6,8 @@ import { refundFailed, refundSent } from './refunds.queries.ts';
 export const cancelCpSubscriptionJob = defineJob({
   name: 'payments.cancel-cp-subscription',
   payload: z.object({ id: z.string().min(1).max(100) }),
-  options: { retries: 10 },
+  // A call takes 10 s at most: a job still active after a minute lost its worker, and runs again.
+  options: { retries: 10, expireInSeconds: 60 },
   run: (ctx, { id }) => ctx.cloudpayments.cancelSubscription(id),
 });
 
@@ -22,7 +23,8 @@ const REFUND_RETRIES = 10;
 export const refundTransactionJob = defineJob({
   name: 'payments.refund-transaction',
   payload: z.object({ transactionId: z.number().int().positive(), amountKopecks: z.number().int().positive(), refundId: z.number().int().positive().optional() }),
-  options: { retries: REFUND_RETRIES, policy: 'stately' },
+  // A call takes 10 s at most: a job still active after a minute lost its worker, and runs again (the same request id).
+  options: { retries: REFUND_RETRIES, policy: 'stately', expireInSeconds: 60 },
   singletonKey: ({ transactionId, refundId }) => (refundId === undefined ? String(transactionId) : `refund:${String(refundId)}`),
   run: async (ctx, { transactionId, amountKopecks, refundId }, { attempt }) => {
     if (refundId === undefined) {

@@ -53,7 +53,8 @@ export async function sendSandboxNotification(ctx: AppContext, kind: Notificatio
 export const sandboxNotifyJob = defineJob({
   name: 'sandbox.notify',
   payload: z.object({ kind: z.enum(['check', 'pay', 'fail', 'confirm', 'refund', 'recurrent', 'cancel']), fields: z.record(z.string(), z.union([z.string(), z.number()])) }),
-  options: { retries: 5, retryDelaySeconds: 1 },
+  // One transaction: a job still active after a minute lost its worker, and is sent again (applied once by its key).
+  options: { retries: 5, retryDelaySeconds: 1, expireInSeconds: 60 },
   enabled: (ctx) => ctx.config.cloudpayments.sandbox,
   run: async (ctx, { kind, fields }) => {
     const code = await sendSandboxNotification(ctx, kind, fields);
