@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Cluster } from '@app/server/testing';
+import { StartFailed, type Cluster } from '@app/server/testing';
 import type { FakeOpenAi, FakeReplicate } from '../../server/test/support/ai-fakes.ts';
 import type { Recorder } from './client.ts';
 import type { FaultKind, FaultPlan } from './profile.ts';
@@ -30,6 +30,25 @@ export interface FaultTargets {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A fault starts this long after the one before it is over, at the earliest. */
+const GAP_MS = 2_000;
+
+/**
+ * Starts a killed process again as an orchestrator would (a restart policy): once more when it
+ * ends while starting (its database connections killed or frozen under it); answers how many
+ * starts it took.
+ */
+async function startAgain(cluster: Cluster, name: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cluster.start(name);
+      return attempt;
+    } catch (err) {
+      if (!(err instanceof StartFailed) || attempt >= 3) throw err;
+    }
+  }
+}
+
 /** Kills every connection the service's processes hold to its database (as a failover or an admin's pg_terminate_backend would). */
 async function killConnections(cluster: Cluster): Promise<number> {
   const { rows } = await sql<{ killed: boolean }>`
@@ -47,8 +66,8 @@ async function inject(plan: FaultPlan, t: FaultTargets, webVictim: string): Prom
       await cluster.kill(name);
       const from = recorder.now();
       await sleep(plan.forMs);
-      await cluster.start(name);
-      return { from, end: recorder.now(), note: `${name} killed (SIGKILL), started again after ${String(plan.forMs / 1000)} s` };
+      const starts = await startAgain(cluster, name);
+      return { from, end: recorder.now(), note: `${name} killed (SIGKILL), started again after ${String(plan.forMs / 1000)} s${starts > 1 ? ` (${String(starts)} starts)` : ''}` };
     }
     case 'db-kill': {
       const killed = await killConnections(cluster);
@@ -89,15 +108,20 @@ async function inject(plan: FaultPlan, t: FaultTargets, webVictim: string): Prom
   }
 }
 
-/** Runs each of the plan's faults at its time (from the recorder's origin); answers what happened, in the plan's order. */
+/**
+ * Runs the plan's faults one after another, each at its time (from the recorder's origin) or
+ * once the one before is over (a slow restart moves the rest); answers what happened.
+ */
 export async function runFaults(plans: FaultPlan[], t: FaultTargets): Promise<FaultRecord[]> {
-  // Web kills take turns: web2, then web1.
-  const victims = plans.map((plan, i) => (plans.slice(0, i).filter((p) => p.kind === 'web-kill').length % 2 === 1 ? 'web1' : 'web2'));
-  return Promise.all(
-    plans.map(async (plan, i) => {
-      await sleep(Math.max(0, plan.at - t.recorder.now()));
-      const start = t.recorder.now();
-      return { kind: plan.kind, start, ...(await inject(plan, t, victims[i] ?? 'web2')) };
-    }),
-  );
+  const records: FaultRecord[] = [];
+  let webKills = 0;
+  for (const plan of plans) {
+    const previous = records.at(-1);
+    await sleep(Math.max(0, plan.at - t.recorder.now(), previous ? previous.end + GAP_MS - t.recorder.now() : 0));
+    const start = t.recorder.now();
+    // Web kills take turns: web2, then web1.
+    const victim = plan.kind === 'web-kill' && webKills++ % 2 === 1 ? 'web1' : 'web2';
+    records.push({ kind: plan.kind, start, ...(await inject(plan, t, victim)) });
+  }
+  return records;
 }

@@ -5,7 +5,7 @@ import { hashPassword } from '../../server/src/features/accounts/passwords.ts';
 import { resolveSecrets } from '../../server/src/lib/secrets.ts';
 import { FakeOpenAi, FakeReplicate, fakeProviderEnv } from '../../server/test/support/ai-fakes.ts';
 import { Recorder } from './client.ts';
-import { runFaults } from './faults.ts';
+import { runFaults, type FaultRecord } from './faults.ts';
 import { checkInvariants, isDrained, pending, tally, type Check } from './invariants.ts';
 import { chosenProfile } from './profile.ts';
 import { buildReport, markdown, writeReport } from './report.ts';
@@ -133,16 +133,22 @@ describe(`load and faults (${profile.name})`, () => {
       };
 
       const crowd = [...users.map((u) => simulateUser(world, u)), ...newcomers.map((u) => simulateUser(world, u, { newcomer: true })), ...admins.map((a) => simulateAdmin(world, a, users))];
-      // Everyone signs in and buys a plan during the ramp; the load phase (and its clock) starts after it.
-      await sleep(profile.rampMs + 2_000);
-      recorder.restart();
-      const faults = await runFaults(profile.faults, { cluster, openai, replicate, recorder });
-      // From the last fault's end (a process answering again, the database thawed) no request may fail.
-      const faultsOver = Math.max(...faults.map((f) => f.end));
-      const loadMs = Math.max(profile.loadMs, faultsOver + profile.quietMs);
-      await sleep(loadMs - recorder.now());
-      running = false;
-      await Promise.all(crowd);
+      let faults: FaultRecord[];
+      let faultsOver: number;
+      let loadMs: number;
+      try {
+        // Everyone signs in and buys a plan during the ramp; the load phase (and its clock) starts after it.
+        await sleep(profile.rampMs + 2_000);
+        recorder.restart();
+        faults = await runFaults(profile.faults, { cluster, openai, replicate, recorder });
+        // From the last fault's end (a process answering again, the database thawed) no request may fail.
+        faultsOver = Math.max(...faults.map((f) => f.end));
+        loadMs = Math.max(profile.loadMs, faultsOver + profile.quietMs);
+        await sleep(loadMs - recorder.now());
+      } finally {
+        running = false;
+        await Promise.all(crowd);
+      }
 
       // The work under way ends on its own: runs, answers (a killed process's are closed by the sweepers), refunds.
       const drainStart = Date.now();

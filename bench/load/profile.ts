@@ -22,7 +22,7 @@ export interface LoadProfile {
   admins: number;
   /** Sign-ins and first purchases are spread over this long. */
   rampMs: number;
-  /** The load phase: users keep working while the faults come and go (each at its own time, so a slow restart may overlap the next fault). */
+  /** The load phase: users keep working while the faults come and go (one after another: a slow restart moves the rest). */
   loadMs: number;
   faults: FaultPlan[];
   /** The load goes on at least this long after the last fault is over (a slow restart moves it): no request may fail then. */

@@ -52,7 +52,7 @@ export interface Cluster {
   stop(name: string): Promise<void>;
   /** Kills a process at once (SIGKILL, as a crash would). */
   kill(name: string): Promise<void>;
-  /** Starts a stopped process again and waits until it is ready. */
+  /** Starts a stopped process again and waits until it is ready (`StartFailed` when it ends while starting). */
   start(name: string): Promise<void>;
   /** Stop, then start: a redeploy of one process. */
   restart(name: string): Promise<void>;
@@ -87,11 +87,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Waits until `check` answers true, asking every 100 ms; fails after `ms` with `what`. */
+/** A process of the cluster ended while it was starting. */
+export class StartFailed extends Error {
+  override name = 'StartFailed';
+}
+
+/** Waits until `check` answers true, asking every 100 ms; fails after `ms` with `what`, or at once when `check` throws `StartFailed`. */
 async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
-    if (await check().catch(() => false)) return;
+    const ok = await check().catch((err: unknown) => {
+      if (err instanceof StartFailed) throw err;
+      return false;
+    });
+    if (ok) return;
     if (Date.now() > end) throw new Error(`${what}: not ready after ${String(ms / 1000)} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -236,7 +245,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       p.child = child;
       return child;
     };
-    const ready = (p: ClusterProcess) => waitFor(p.name, () => answers(`http://127.0.0.1:${String(p.healthPort)}/readyz`));
+    // Ready once it answers /readyz; a process that ends while starting fails at once, with what it wrote.
+    const ready = (p: ClusterProcess) =>
+      waitFor(p.name, async () => {
+        const child = p.child;
+        if (child && (child.exitCode !== null || child.signalCode !== null)) {
+          p.child = null;
+          throw new StartFailed(`${p.name} exited (${String(child.exitCode ?? child.signalCode)}) while starting:\n${p.output.slice(-20).join('\n')}`);
+        }
+        return answers(`http://127.0.0.1:${String(p.healthPort)}/readyz`);
+      });
 
     const cluster: Cluster = {
       url,
