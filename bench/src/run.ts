@@ -64,12 +64,25 @@ function fileSize(urlPath: string): FileSize | null {
   return file && fs.existsSync(file) ? sizeOf(fs.readFileSync(file)) : null;
 }
 
+/**
+ * `npm run bench -- --pages`: only the pages in Chromium against their budgets and the React
+ * copies, printed (the report in bench/report/ is left as it is); a minute instead of several.
+ */
+function pagesOnly(pages: PageReport[]): number {
+  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize)));
+  for (const b of budgets) console.log(`${b.ok ? 'ok  ' : 'OVER'} ${b.page}: ${b.figure} ${b.unit === 'requests' ? String(b.value) : b.value.toFixed(2)} of ${String(b.budget)} ${b.unit}`);
+  const wrong = pages.filter((p) => p.reactCopies !== 1 || p.renderers !== 1 || p.failed.length || p.errors.length);
+  for (const p of wrong) console.log(`${p.path}: ${String(p.reactCopies)} React copies, ${String(p.renderers)} renderers, failed: ${p.failed.join(', ') || '—'}, errors: ${p.errors.join(' | ') || '—'}`);
+  return budgets.every((b) => b.ok) && wrong.length === 0 ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   ensureBuilt();
   const names = widgetNames(WIDGETS_DIR);
   const loader = loaderSize(LOADER_DIR);
   const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
+  if (process.argv.includes('--pages')) return pagesOnly(pages);
   const throughput = await measureThroughput();
   const speed = await measureSpeed();
   const chat = await measureChat();

@@ -46,8 +46,8 @@ export interface SpeedPath {
   seconds: number;
 }
 
-const hot = (path: string, as: SpeedPath['as'] = 'user'): SpeedPath => ({ path, as, rounds: 6, seconds: 2 });
-const adminList = (path: string): SpeedPath => ({ path, as: 'admin', rounds: 4, seconds: 1 });
+const hot = (path: string, as: SpeedPath['as'] = 'user'): SpeedPath => ({ path, as, rounds: 5, seconds: 2 });
+const adminList = (path: string): SpeedPath => ({ path, as: 'admin', rounds: 5, seconds: 1 });
 
 export const SPEED_PATHS: readonly SpeedPath[] = [
   hot('/api/new/tariff?frontend=1'),
@@ -96,21 +96,33 @@ async function load(url: string, token: string, seconds: number): Promise<Load> 
   return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
-/** The better of several runs: noise on a shared machine only ever makes a run slower. */
-const best = (runs: Load[]): Load =>
-  runs.reduce((a, b) => ({
-    requestsPerSecond: Math.max(a.requestsPerSecond, b.requestsPerSecond),
-    p50Ms: Math.min(a.p50Ms, b.p50Ms),
-    p99Ms: Math.min(a.p99Ms, b.p99Ms),
-    errors: a.errors + b.errors,
-    non2xx: a.non2xx + b.non2xx,
-  }));
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** The median of each figure over the runs; refusals and errors of every run count. */
+const medianLoad = (runs: Load[]): Load => ({
+  requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+  p50Ms: median(runs.map((r) => r.p50Ms)),
+  p99Ms: median(runs.map((r) => r.p99Ms)),
+  errors: runs.reduce((n, r) => n + r.errors, 0),
+  non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+});
+
+/**
+ * A ratio as the median over rounds of each round's own ratio: a round is one run of each server
+ * back to back, so a drift of the machine's load between rounds moves both sides of a round alike.
+ */
+const pairedRatio = (appRuns: Load[], bareRuns: Load[], ratio: (app: Load, bare: Load) => number): number =>
+  median(appRuns.map((a, i) => ratio(a, bareRuns[i] ?? a)));
 
 /**
  * Throughput and latency of the app's hottest reads and the admin panel's lists under 50 connections (autocannon) against
  * a bare Fastify + pg server answering the same paths with the same SQL on the same database,
  * in the same run: each server in its own process, the two alternating (and which goes first),
- * the best of each kept.
+ * each figure the median of the rounds (a ratio: the median of each round's own ratio).
  */
 export async function measureSpeed(): Promise<SpeedReport> {
   const app = await startProcess('app-process.ts');
@@ -141,8 +153,8 @@ export async function measureSpeed(): Promise<SpeedReport> {
           await runBare();
         }
       }
-      const a = best(appRuns);
-      const b = best(bareRuns);
+      const a = medianLoad(appRuns);
+      const b = medianLoad(bareRuns);
       rows.push({
         path: p,
         as,
@@ -150,9 +162,9 @@ export async function measureSpeed(): Promise<SpeedReport> {
         secondsPerRun: seconds,
         app: a,
         bare: b,
-        ratioThroughput: a.requestsPerSecond / b.requestsPerSecond,
-        ratioP50: b.p50Ms / Math.max(a.p50Ms, 0.001),
-        ratioP99: b.p99Ms / Math.max(a.p99Ms, 0.001),
+        ratioThroughput: pairedRatio(appRuns, bareRuns, (x, y) => x.requestsPerSecond / y.requestsPerSecond),
+        ratioP50: pairedRatio(appRuns, bareRuns, (x, y) => y.p50Ms / Math.max(x.p50Ms, 0.001)),
+        ratioP99: pairedRatio(appRuns, bareRuns, (x, y) => y.p99Ms / Math.max(x.p99Ms, 0.001)),
       });
     }
     return { connections: CONNECTIONS, rows, target: SPEED_TARGET, floor: SPEED_FLOOR };

@@ -23,19 +23,6 @@ export const SandboxChargeBodySchema = z.object({
   cvv: z.string({ error: 'Введите CVV' }).check(z.regex(/^\d{3}$/, 'CVV состоит из 3 цифр')),
 });
 
-/** Test cards of CloudPayments' test mode, which the sandbox also honours. */
-export const TEST_CARDS = {
-  success: '4242424242424242',
-  successThenDecline: '4111111111111111',
-  declined: '4012888888881881',
-} as const;
-
-/** The test cards with what each does, as the sandbox's pages list them. */
-export const TEST_CARD_LIST: readonly { number: string; label: string }[] = [
-  { number: TEST_CARDS.success, label: 'успешная оплата' },
-  { number: TEST_CARDS.declined, label: 'отказ: недостаточно средств' },
-  { number: TEST_CARDS.successThenDecline, label: 'успешно, но следующие автосписания не пройдут' },
-];
 export const billingPaths = {
   tariffs: { method: 'GET', path: '/api/new/tariff', access: 'public' },
   subscribeCheck: { method: 'GET', path: '/api/new/subscribe/check', access: 'user' },

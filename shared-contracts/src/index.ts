@@ -5,6 +5,7 @@ export * from './route.ts';
 export * from './fields.ts';
 export * from './accounts.contract.ts';
 export * from './billing.contract.ts';
+export * from './test-cards.ts';
 export * from './balance.contract.ts';
 export * from './dashboard.contract.ts';
 export * from './chat.contract.ts';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { EmptyState, LoadError, Pagination, type LoadState } from '@app/kit';
+import { EmptyState, LoadError, type LoadState } from '@app/kit';
+import { Pagination } from '@app/kit/pagination';
 import { routedClick } from '@app/kit/routing';
 import type { ListQuery } from './routes.ts';
 import { ScrollArea } from './ScrollArea.tsx';

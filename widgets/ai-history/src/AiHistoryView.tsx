@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import { GENERATION_TEXTS, type Generation } from '@app/contracts/generation';
-import { Alert, Button, EmptyState, LoadError, MediaIcon, Pagination, Spinner, WordsIcon, formatDate, preloadDialogKit, type LoadState } from '@app/kit';
+import { Alert, Button, EmptyState, LoadError, MediaIcon, Spinner, WordsIcon, formatDate, preloadDialogKit, type LoadState } from '@app/kit';
+import { Pagination } from '@app/kit/pagination';
 import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { RunViewer } from './RunViewer.tsx';
 import { clampProgress, costLabel, createUrl, failureReason, isActive, statusLabel } from './run-utils.ts';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { BalanceLine } from '@app/contracts/balance';
 import type { Balances } from '@app/contracts/browser';
-import { Card, EmptyState, LoadError, MediaIcon, Pagination, Skeleton, WordsIcon, formatDate, formatMedia, formatWords, mediaTokens, plural, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatDate, formatMedia, formatWords, mediaTokens, plural, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Pagination } from '@app/kit/pagination';
 import { balanceHistoryApi, type BalanceHistoryApi } from './api.ts';
 
 const WORDS = ['слово', 'слова', 'слов'] as const;

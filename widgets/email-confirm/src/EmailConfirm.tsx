@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useId, useState, type MouseEvent } from 'react';
 import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
-import { Alert, ApiError, Button, Card, ErrorList, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
+import { Alert, ApiError, Button, Card, ErrorList, Field, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
 import { DialogTitle, ScreenDialog } from '@app/kit/dialog';
-import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { emailConfirmApi, type EmailConfirmApi } from './api.ts';
-import { normalizeCode } from './code.ts';
-import { useCodeForm, type CodeValues } from './use-code-form.ts';
+import { useCodeForm, type CodeForm } from './use-code-form.ts';
 import { useCountdown } from './use-countdown.ts';
 
 /** How long «Почта подтверждена» stays before the page reloads without the overlay. */
@@ -16,7 +14,7 @@ const RESEND_FALLBACK_SECONDS = 60;
 export interface EmailConfirmViewProps {
   email: string;
   supportUrl: string;
-  form: ContractForm<CodeValues>;
+  form: CodeForm;
   /** The code was accepted: «Почта подтверждена». */
   confirmed: boolean;
   resendBusy: boolean;
@@ -62,16 +60,18 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
             <p className="card__subtitle" id={descriptionId}>
               Мы отправили код на <strong className="email-confirm__email">{email}</strong>. Введите его, чтобы продолжить работу.
             </p>
-            <ContractFormView form={form}>
-              <FormField
-                form={form.form}
+            <form className="form" onSubmit={form.onSubmit} noValidate>
+              <ErrorList messages={form.formErrors} />
+              <Field
                 name="code"
                 label="Код из письма"
                 inputClassName="code-input"
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 placeholder="••••••"
-                normalize={normalizeCode}
+                value={form.code}
+                onChange={(e) => form.setCode(e.target.value)}
+                errors={form.codeErrors}
                 hint="6 цифр. Если письма нет, проверьте папку «Спам»"
                 autoFocus
                 required
@@ -79,7 +79,7 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
               <Button type="submit" block busy={form.busy}>
                 Подтвердить
               </Button>
-            </ContractFormView>
+            </form>
             <div className="email-confirm__resend">
               <Button variant="link" busy={resendBusy} disabled={resendBusy || resendIn > 0} onClick={props.onResend}>
                 {resendIn > 0 ? `Отправить код ещё раз через ${resendIn} с` : 'Отправить код ещё раз'}
@@ -141,7 +141,7 @@ export function EmailConfirm({ email, supportUrl, api = emailConfirmApi }: Widge
   const resend = useRouteMutation(api.resend, {
     onSuccess: ({ resend_in }) => {
       startResendCountdown(resend_in > 0 ? resend_in : RESEND_FALLBACK_SECONDS);
-      form.form.reset({ code: '' });
+      form.reset();
     },
     onError: (err) => {
       if (alreadyConfirmed(err)) setConfirmed(true);

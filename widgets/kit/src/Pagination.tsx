@@ -1,3 +1,4 @@
+/* The page buttons of the lists (histories, the admin panel). Not a host module: the widgets that page bundle it, so pages without a list do not load it. */
 /** Page buttons in chunks of 10 (seed §9): the chunk of the current page, with moves to the neighbouring chunks. */
 export const PAGE_CHUNK = 10;
 

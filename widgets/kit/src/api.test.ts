@@ -57,6 +57,8 @@ describe('an account blocked while its page is open', () => {
     stubFetch(blocked(), blocked());
     await expect(call(accountRoutes.user)).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_BLOCKED', message: 'Аккаунт заблокирован. Обратитесь в поддержку' });
     await expect(call(chatRoutes.list, { query: { page: 1 } })).rejects.toBeInstanceOf(ApiError);
+    // The notice is a chunk of its own, loaded at the first refusal.
+    await vi.dynamicImportSettled();
     const notices = document.querySelectorAll('[role="alertdialog"]');
     expect(notices).toHaveLength(1);
     const notice = notices[0] as HTMLElement;
@@ -71,6 +73,7 @@ describe('an account blocked while its page is open', () => {
   it('another refusal covers nothing', async () => {
     stubFetch(json({ status: 'error', text: 'Недостаточно прав', code: 'FORBIDDEN' }, 403));
     await expect(call(accountRoutes.user)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await vi.dynamicImportSettled();
     expect(document.querySelector('[role="alertdialog"]')).toBeNull();
   });
 });

@@ -1,6 +1,5 @@
 import { buildPath, UNKNOWN_ERROR_MESSAGE, type ClientRoute, type RequestOf, type ResponseOf, type RouteContract } from '@app/contracts/browser';
 import { errorMessage, fieldErrors } from './errors.ts';
-import { showAccountBlocked } from './blocked.ts';
 import { getToken } from './session.ts';
 
 /** A failed call: `message` is ready to show, `fields` holds per-field messages. */
@@ -126,8 +125,9 @@ export async function send<R extends RouteContract>(route: ClientRoute<R>, reque
 
 function errorFrom(status: number, envelope: { text?: unknown; code?: unknown }): ApiError {
   const code = typeof envelope.code === 'string' ? envelope.code : undefined;
-  // The account was blocked while the page was open: the page says so, whichever widget asked.
-  if (code === 'ACCOUNT_BLOCKED') showAccountBlocked();
+  // The account was blocked while the page was open: the page says so, whichever widget asked
+  // (the notice is a chunk of its own: a page loads it only then).
+  if (code === 'ACCOUNT_BLOCKED') void import('./blocked.ts').then((m) => m.showAccountBlocked());
   return new ApiError(status, code, envelope.text ?? UNKNOWN_ERROR_MESSAGE);
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { BILLING_TEXTS, type AutoCharge, type PackagePurchase, type SubscriptionRecord } from '@app/contracts/browser';
-import { Card, EmptyState, LoadError, Pagination, Skeleton, formatAmount, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Card, EmptyState, LoadError, Skeleton, formatAmount, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Pagination } from '@app/kit/pagination';
 import { Tabs } from '@app/kit/tabs';
 import { orderHistoryApi, type OrderHistoryApi } from './api.ts';
 

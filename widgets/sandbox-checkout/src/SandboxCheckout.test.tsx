@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEST_CARDS, billingEndpoints, type SandboxCheckoutMessage } from '@app/contracts/browser';
+import { billingEndpoints, type SandboxCheckoutMessage } from '@app/contracts/browser';
+import { TEST_CARDS } from '@app/contracts/test-cards';
 import { fakeRoute } from '@app/kit/test';
 import { ApiError } from '@app/kit';
 import { SandboxCheckout, formatCardNumber, formatExpiry } from './SandboxCheckout.tsx';

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { TEST_CARD_LIST, type SandboxCheckoutMessage, type WidgetProps } from '@app/contracts/browser';
+import type { SandboxCheckoutMessage, WidgetProps } from '@app/contracts/browser';
+import { TEST_CARD_LIST } from '@app/contracts/test-cards';
 import { Alert, Button, formatRub, useRouteMutation } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { sandboxCheckoutApi, type SandboxCheckoutApi } from './api.ts';

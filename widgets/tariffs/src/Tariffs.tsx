@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { BILLING_TEXTS, TEST_CARD_LIST, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
+import { BILLING_TEXTS, type SubscribeCheck, type Tariff, type WidgetProps } from '@app/contracts/browser';
+import { TEST_CARD_LIST } from '@app/contracts/test-cards';
 import { Alert, Button, EmptyState, LoadError, Skeleton, Spinner, combineQueries, formatAmount, formatDate, formatWords, mediaTokens, plural, serverMessage, useKitQueryClient, useRouteMutation, useRouteQuery, routeKey, type LoadState } from '@app/kit';
 import { Dialog } from '@app/kit/dialog';
 import { tariffsApi, type TariffsApi } from './api.ts';
