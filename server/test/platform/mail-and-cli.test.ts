@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +11,7 @@ import PostalMime from 'postal-mime';
 import { ConfigError, loadConfig, REPO_ROOT } from '../../src/config.ts';
 import { createAdmin } from '../../src/features/accounts/admin-create.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
-import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
+import { call, createTestApp, newUser, TestSmtp, type TestApp } from '../support/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -107,6 +108,48 @@ describe('mail without SMTP_URL', () => {
       expect(fs.readdirSync(path.join(dataDir, 'mail'))).toHaveLength(1);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mail over SMTP when the connection breaks', () => {
+  it('a send whose connection the server resets fails as an error (the mail job tries again), and the process goes on', async () => {
+    // A mail server that greets, then resets the connection at the first command.
+    const server = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.write('220 mail.example ESMTP\r\n');
+      socket.once('data', () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${String((server.address() as net.AddressInfo).port)}`, from: 'a@example.ru', dataDir: t.config.dataDir, env: 'test', log: pino({ level: 'silent' }) });
+    try {
+      const failure = await mailer.send({ to: 'user@example.ru', subject: 'Тема', text: 'Текст', html: '<p>Текст</p>' }).then(
+        () => null,
+        (err: unknown) => err as { code?: string; message?: string },
+      );
+      expect(failure?.code).toBe('ESOCKET');
+      expect(failure?.message).toMatch(/ECONNRESET/);
+    } finally {
+      mailer.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the test mail server lives on when a client resets its connection mid-session', async () => {
+    const smtp = new TestSmtp();
+    const url = await smtp.start();
+    try {
+      const socket = net.connect(smtp.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('data', resolve));
+      socket.write('EHLO client.example\r\n');
+      await new Promise((resolve) => socket.once('data', resolve));
+      socket.resetAndDestroy();
+      const mailer = createMailer({ smtpUrl: url, from: 'a@example.ru', dataDir: t.config.dataDir, env: 'test', log: pino({ level: 'silent' }) });
+      await mailer.send({ to: 'after@example.ru', subject: 'После обрыва', text: 'Текст', html: '<p>Текст</p>' });
+      mailer.close();
+      expect((await smtp.waitFor('after@example.ru')).subject).toBe('После обрыва');
+    } finally {
+      await smtp.stop();
     }
   });
 });
