@@ -96,6 +96,7 @@ const EnvSchema = z
     EMBEDDED_PG_PORT: int(54329, 1024, 65535),
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SESSION_TTL_DAYS: int(30, 1, 365),
+    SESSION_CACHE_SECONDS: int(60, 0, 3600),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy,
     RUN_WORKERS: bool(true),
@@ -202,6 +203,8 @@ export interface Config {
   embeddedPgPort: number;
   appSecret: string | undefined;
   sessionTtlDays: number;
+  /** How long a process answers who sends a token from memory (0: it asks the database every time); changes reach it by NOTIFY. */
+  sessionCacheSeconds: number;
   logLevel: string;
   /**
    * Whose `X-Forwarded-*` headers are believed: nobody (false), any peer (true: only behind a
@@ -353,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     appSecret: e.APP_SECRET,
     sessionTtlDays: e.SESSION_TTL_DAYS,
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,

@@ -11,6 +11,7 @@ import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from '
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { PgListener } from './lib/pg-listener.ts';
+import { ViewerCache } from './features/accounts/viewer-cache.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
 import { ModelCache } from './features/ai/model-cache.ts';
@@ -41,6 +42,8 @@ export interface AppContext {
   readonly providers: ProviderRegistry;
   /** Active AI models with their connections, cached briefly (see `catalogChanged`). */
   readonly models: ModelCache;
+  /** Who sends each token seen, kept while notifications of changes arrive (`VIEWER_CHANNEL`). */
+  readonly viewers: ViewerCache;
   /** Chat answers being written by this process. */
   readonly chatRuns: ChatRuns;
   /** The runs followed by this process's event streams, told of every change by NOTIFY. */
@@ -76,6 +79,7 @@ export function createContext(deps: ContextDeps): AppContext {
     listener,
     providers: new ProviderRegistry(config),
     models: new ModelCache(),
+    viewers: new ViewerCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 }),
     chatRuns: new ChatRuns(() => ctx),
     generationEvents: new GenerationEvents(() => ctx),
     settings: new SettingsStore(defaultSettings(config), deps.log),
@@ -87,6 +91,7 @@ export function createContext(deps: ContextDeps): AppContext {
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
   ctx.chatRuns.listen();
   ctx.models.listen(ctx.listener);
+  ctx.viewers.listen(ctx.listener);
   ctx.generationEvents.listen(ctx.listener);
   ctx.settings.listen(ctx.listener, ctx.db);
   await ctx.settings.load(ctx.db);

@@ -5,6 +5,8 @@ interface Subscription {
   onMessage: (payload: string) => void;
   /** After a lost connection came back: notifications sent meanwhile were missed. */
   onReconnect?: () => void;
+  /** The connection was lost (or the listener stopped): notifications are missed until it is back. */
+  onDisconnect?: () => void;
 }
 
 const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
@@ -19,11 +21,20 @@ export class PgListener {
   private readonly subscriptions = new Map<string, Subscription[]>();
   private client: pg.Client | null = null;
   private running = false;
+  private ready = false;
 
   constructor(
     private readonly connectionString: string,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * Whether notifications are being received now: connected, every channel listened to. Whoever
+   * trusts a cache that notifications invalidate trusts it only meanwhile.
+   */
+  get listening(): boolean {
+    return this.ready;
+  }
 
   /** Listens to `channel` (from now on, or from `start`). */
   subscribe(channel: string, subscription: Subscription): void {
@@ -50,6 +61,7 @@ export class PgListener {
     const retry = () => {
       if (this.client !== client) return;
       this.client = null;
+      this.lost();
       client.end().catch(() => undefined);
       if (this.running) setTimeout(() => void this.connect(true), 1000).unref();
     };
@@ -65,6 +77,7 @@ export class PgListener {
     try {
       await client.connect();
       for (const channel of this.subscriptions.keys()) await client.query(`listen ${channel}`);
+      this.ready = this.client === client;
       if (reconnecting) for (const list of this.subscriptions.values()) for (const s of list) s.onReconnect?.();
     } catch (err) {
       this.log.warn({ err }, 'notification connection failed');
@@ -72,10 +85,17 @@ export class PgListener {
     }
   }
 
+  private lost(): void {
+    const was = this.ready;
+    this.ready = false;
+    if (was) for (const list of this.subscriptions.values()) for (const s of list) s.onDisconnect?.();
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     const client = this.client;
     this.client = null;
+    this.lost();
     await client?.end().catch(() => undefined);
   }
 }

@@ -20,6 +20,8 @@ import * as m0020 from './0020_create_settings_and_refunds.ts';
 import * as m0021 from './0021_money_edges.ts';
 import * as m0031 from './0031_index_checkouts_and_ledger.ts';
 import * as m0032 from './0032_temporary_passwords.ts';
+import * as m0033 from './0033_viewer_notifications.ts';
+import * as m0034 from './0034_chat_history_in_send.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0021_money_edges': m0021,
   '0031_index_checkouts_and_ledger': m0031,
   '0032_temporary_passwords': m0032,
+  '0033_viewer_notifications': m0033,
+  '0034_chat_history_in_send': m0034,
 };

@@ -31,14 +31,20 @@ export default async function accountsRoutes(app: FastifyInstance): Promise<void
   });
 
   mountRoute(app, accountRoutes.logout, async ({ reply, viewer }) => {
-    if (viewer) await revokeSession(ctx.db, viewer.sessionId);
+    if (viewer) {
+      await revokeSession(ctx.db, viewer.sessionId);
+      ctx.viewers.forgetUser(viewer.id);
+    }
     clearSessionCookie(reply, secure);
     return { ok: true as const };
   });
 
   /** Sign-out for plain links (the overlay's and the header's): revokes the session, back to /login. */
   app.get('/logout', { schema: { hide: true } }, async (req, reply) => {
-    if (req.viewer) await revokeSession(ctx.db, req.viewer.sessionId);
+    if (req.viewer) {
+      await revokeSession(ctx.db, req.viewer.sessionId);
+      ctx.viewers.forgetUser(req.viewer.id);
+    }
     clearSessionCookie(reply, secure);
     return reply.redirect('/login');
   });

@@ -107,6 +107,8 @@ export async function confirmEmail(ctx: AppContext, userId: number, code: string
     await markEmailConfirmed(tx, userId);
     return 'confirmed';
   });
+  // This process's next request sees the change at once (others by the trigger's NOTIFY).
+  if (outcome === 'confirmed') ctx.viewers.forgetUser(userId);
   switch (outcome) {
     case 'confirmed':
       return;
@@ -155,17 +157,18 @@ export async function resetPassword(ctx: AppContext, input: { email: string; tok
   await hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, AUTH_LIMITS.resetPerIp);
   assertPasswordsMatch(input.password, input.password_confirmation);
   const passwordHash = await hashPassword(input.password);
-  const done = await ctx.db.transaction().execute(async (tx) => {
+  const userId = await ctx.db.transaction().execute(async (tx) => {
     const reset = await lockOpenReset(tx, input.token, input.email);
-    if (!reset) return false;
+    if (!reset) return null;
     await closeUserResets(tx, reset.user_id);
     await setPasswordHash(tx, reset.user_id, passwordHash);
     // Opening the mailed link proves the address is the user's.
     await markEmailConfirmed(tx, reset.user_id);
     await revokeUserSessions(tx, reset.user_id);
-    return true;
+    return reset.user_id;
   });
-  if (!done) throw new AppError('RESET_TOKEN_INVALID');
+  if (userId === null) throw new AppError('RESET_TOKEN_INVALID');
+  ctx.viewers.forgetUser(userId);
 }
 
 /**
@@ -181,6 +184,7 @@ export async function changePassword(ctx: AppContext, viewer: Viewer, input: { c
     await setPasswordHash(tx, viewer.id, passwordHash);
     await revokeOtherSessions(tx, viewer.id, viewer.sessionId);
   });
+  ctx.viewers.forgetUser(viewer.id);
 }
 
 /** Whether a reset link can still set a password (the form says so at once instead of failing at submit). */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply } from 'fastify';
-import { findViewer, type IssuedSession } from './sessions.queries.ts';
+import type { IssuedSession } from './sessions.queries.ts';
 
 export const SESSION_COOKIE = 'session';
 
@@ -14,11 +14,11 @@ export default fp(
       const auth = req.headers.authorization;
       if (auth !== undefined) {
         const match = /^Bearer\s+([A-Za-z0-9_-]{10,200})$/.exec(auth.trim());
-        req.viewer = match?.[1] ? await findViewer(app.ctx.db, match[1], 'bearer') : null;
+        req.viewer = match?.[1] ? await app.ctx.viewers.find(app.ctx.db, match[1], 'bearer') : null;
         return;
       }
       const cookie = req.cookies[SESSION_COOKIE];
-      if (cookie && cookie.length <= 200) req.viewer = await findViewer(app.ctx.db, cookie, 'cookie');
+      if (cookie && cookie.length <= 200) req.viewer = await app.ctx.viewers.find(app.ctx.db, cookie, 'cookie');
     });
   },
   { name: 'auth', dependencies: ['context'] },

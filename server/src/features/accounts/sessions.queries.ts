@@ -32,14 +32,14 @@ export async function createSession(db: Executor, userId: number, ttlDays: numbe
   return { id: row.id, bearer, cookie, expiresAt };
 }
 
-/** The live session whose bearer (or cookie) token has this hash, with its user: run by every request that carries one. */
+/** The live session whose bearer (or cookie) token has this hash, with its user: asked when the viewer cache cannot answer. */
 const liveSessionBy = (column: 'sessions.bearer_hash' | 'sessions.cookie_hash') =>
   prepared(
     (db, hash: Buffer) =>
       db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at', 'users.password_temporary'])
+        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at', 'users.password_temporary'])
         .where(column, '=', hash)
         .where('sessions.revoked_at', 'is', null)
         .where('sessions.expires_at', '>', sql<Date>`now()`),
@@ -48,24 +48,36 @@ const liveSessionBy = (column: 'sessions.bearer_hash' | 'sessions.cookie_hash') 
   );
 const liveSession = { bearer: liveSessionBy('sessions.bearer_hash'), cookie: liveSessionBy('sessions.cookie_hash') };
 
-/** The viewer behind a token, if the session is live. */
-export async function findViewer(db: Executor, token: string, via: Viewer['via']): Promise<Viewer | null> {
-  const hash = sha256(token);
+/** A live session as the viewer cache keeps it. */
+export interface LiveSession {
+  viewer: Viewer;
+  expiresAt: Date;
+  lastSeenAt: Date;
+}
+
+/** The live session behind a token's hash, with its user, if any. */
+export async function findLiveSession(db: Executor, hash: Buffer, via: Viewer['via']): Promise<LiveSession | null> {
   const [row] = await liveSession[via](db, hash);
   if (!row) return null;
-  if (Date.now() - row.last_seen_at.getTime() > 5 * 60_000) {
-    await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id', '=', row.session_id).execute();
-  }
   return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    emailConfirmed: row.email_confirmed_at !== null,
-    blocked: row.blocked_at !== null,
-    mustChangePassword: row.password_temporary,
-    sessionId: row.session_id,
-    via,
+    viewer: {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      emailConfirmed: row.email_confirmed_at !== null,
+      blocked: row.blocked_at !== null,
+      mustChangePassword: row.password_temporary,
+      sessionId: row.session_id,
+      via,
+    },
+    expiresAt: row.expires_at,
+    lastSeenAt: row.last_seen_at,
   };
+}
+
+/** Notes that a session was used (the admin panel's "last seen"). */
+export async function touchSession(db: Executor, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id', '=', sessionId).execute();
 }
 
 export async function revokeSession(db: Executor, sessionId: number): Promise<void> {

@@ -46,7 +46,7 @@ export async function adminUser(db: Executor, id: number): Promise<AdminUserDeta
  * admins' rows are locked first, so two admins demoting each other at once cannot leave none.
  */
 export async function updateUser(ctx: AppContext, actor: Viewer, id: number, change: { role?: 'user' | 'admin' | undefined; blocked?: boolean | undefined }): Promise<AdminUserDetail> {
-  return ctx.db.transaction().execute(async (tx) => {
+  const detail = await ctx.db.transaction().execute(async (tx) => {
     await tx.selectFrom('users').select('id').where('role', '=', 'admin').orderBy('id').forUpdate().execute();
     const user = await tx.selectFrom('users').select(['id', 'role', 'blocked_at']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!user) throw new AppError('NOT_FOUND', 'Пользователь не найден');
@@ -65,6 +65,9 @@ export async function updateUser(ctx: AppContext, actor: Viewer, id: number, cha
     }
     return adminUser(tx, id);
   });
+  // This process's next request of that user sees the change at once (others by the trigger's NOTIFY).
+  ctx.viewers.forgetUser(id);
+  return detail;
 }
 
 /**

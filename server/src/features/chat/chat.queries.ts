@@ -49,19 +49,6 @@ export const listMessageFiles = (db: Executor, chatId: number) =>
     .orderBy('mf.position')
     .execute();
 
-/** The latest messages of a chat with text (the conversation sent to the model), newest first. */
-export const recentMessages = (db: Executor, userId: number, chatId: number, limit: number) =>
-  db
-    .selectFrom('chat_messages')
-    .select(['id', 'role', 'text'])
-    .where('chat_id', '=', chatId)
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['done', 'stopped'])
-    .where('text', '<>', '')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-
 /** The answer being written in a chat, if any. */
 export const generatingAnswer = (db: Executor, chatId: number) =>
   db.selectFrom('chat_messages').select(['id']).where('chat_id', '=', chatId).where('role', '=', 'assistant').where('status', '=', 'generating').executeTakeFirst();
@@ -95,7 +82,7 @@ export const orphanChatFiles = (db: Executor) =>
     .limit(500)
     .execute();
 
-/** What `chat_send` (migrations 0013, 0021) stores: the messages of a send and its hold, in one statement. */
+/** What `chat_send` (migrations 0013, 0021, 0034) stores: the messages of a send and its hold, in one statement. */
 export interface ChatSendParams {
   user_id: number;
   /** Absent: a new chat titled `title`. */
@@ -117,8 +104,16 @@ export interface ChatSendParams {
   max_answers: number;
 }
 
+/** A message of the history `chat_send` answers. */
+export interface ChatHistoryRow {
+  id: number;
+  role: 'user' | 'assistant';
+  text: string;
+}
+
 export type ChatSendOutcome =
-  | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number }
+  /** `history`: the latest messages with text before this send (at most `history_limit`), newest first. */
+  | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number; history: ChatHistoryRow[] }
   | { status: 'not_found' | 'busy' | 'too_many' | 'insufficient' };
 
 export async function chatSend(db: Executor, params: ChatSendParams): Promise<ChatSendOutcome> {

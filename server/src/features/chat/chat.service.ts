@@ -25,8 +25,8 @@ import {
   listMessageFiles,
   listMessages,
   orphanChatFiles,
-  recentMessages,
   renameChat,
+  type ChatHistoryRow,
   type ChatSendOutcome,
   type ChatSendParams,
 } from './chat.queries.ts';
@@ -145,16 +145,14 @@ const titleOf = (message: string) => {
   return cut === line ? line : `${cut}…`;
 };
 
-/** The earlier messages sent with a new one: the newest, within the limits, oldest first (with their ids). */
-async function history(ctx: AppContext, userId: number, chatId: number | undefined): Promise<(ChatMessageInput & { id: number })[]> {
-  if (chatId === undefined) return [];
-  const rows = await recentMessages(ctx.db, userId, chatId, HISTORY_MESSAGES);
-  const kept: (ChatMessageInput & { id: number })[] = [];
+/** The earlier messages sent with a new one: the newest `chat_send` read (newest first), within the limit of characters, oldest first. */
+function withinLimit(history: ChatHistoryRow[]): ChatMessageInput[] {
+  const kept: ChatMessageInput[] = [];
   let chars = 0;
-  for (const row of rows) {
+  for (const row of history) {
     chars += row.text.length;
     if (chars > HISTORY_CHARS) break;
-    kept.unshift({ id: row.id, role: row.role, text: row.text });
+    kept.unshift({ role: row.role, text: row.text });
   }
   return kept;
 }
@@ -194,30 +192,17 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInp
     max_answers: CHAT_LIMITS.answersPerUser,
   };
   const send = async (db: Executor, fileIds: number[]) => accepted(await chatSend(db, { ...params, file_ids: fileIds }));
-  // The history is read while the send is stored (chat_send bounds it for the hold by itself).
-  // Without images one statement stores it all; images are stored with their rows in one
-  // transaction with it (their blobs deleted if it is refused). Another user's chat has no
-  // history here and is refused by chat_send.
-  const [read, store] = await Promise.allSettled([
-    history(ctx, viewer.id, input.chat_id),
-    input.images.length
-      ? storeFiles(ctx.db, ctx.storage, async (tx, save) => {
-          const ids: number[] = [];
-          for (const image of input.images) ids.push((await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name })).id);
-          return send(tx, ids);
-        })
-      : send(ctx.db, []),
-  ]);
-  if (store.status === 'rejected') throw store.reason;
-  const stored = store.value;
-  if (read.status === 'rejected') {
-    // Stored and held, but the answer cannot be written: closed at once, its words released.
-    await chatClose(ctx.db, { message_id: stored.answer_id, user_id: viewer.id, text: '', status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: 'the history could not be read' });
-    throw read.reason;
-  }
-  const earlier = read.value;
-  // The history may already see the message just stored.
-  const messages = [system, ...earlier.filter((m) => m.id < stored.user_message_id).map(({ role, text }) => ({ role, text })), newMessage];
+  // One statement stores the send and answers the history it was bounded by; images are stored
+  // with their rows in one transaction with it (their blobs deleted if it is refused). Another
+  // user's chat is refused by chat_send.
+  const stored = input.images.length
+    ? await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+        const ids: number[] = [];
+        for (const image of input.images) ids.push((await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name })).id);
+        return send(tx, ids);
+      })
+    : await send(ctx.db, []);
+  const messages = [system, ...withinLimit(stored.history), newMessage];
   const inputTokens = inputTokensEstimate(model.protocol, messages);
 
   return ctx.chatRuns.start({
