@@ -22,6 +22,8 @@ export interface ChatBenchReport {
   app: ChatLatency;
   /** A bare hop (no database, no parsing, no session) between the same client and provider. */
   bare: ChatLatency;
+  /** The bare hop with the app's two statements of a message (`chat_send`, `chat_close`) through plain pg. */
+  bareWithStatements: ChatLatency;
   targetOverheadP50Ms: number;
   targetFirstTokenMs: number;
 }
@@ -35,6 +37,8 @@ const PER_ROUND = 50;
 const MESSAGES_PER_CHAT = 10;
 export const CHAT_OVERHEAD_TARGET_MS = 3;
 export const CHAT_FIRST_TOKEN_TARGET_MS = 5;
+/** The app's overhead p50 against the bare hop's: at most this many times (reported, not failed). */
+export const CHAT_OVERHEAD_RATIO_TARGET = 2;
 /**
  * Overheads above this fail the bench: a regression. The target (3 ms) is reported, not failed:
  * a message's two durable commits and the SDK's own work already take most of it here.
@@ -101,6 +105,7 @@ export async function measureChat(): Promise<ChatBenchReport> {
   const providerUrl = await fake.start();
   let app: Started | undefined;
   let bare: Started | undefined;
+  let bareDb: Started | undefined;
   try {
     app = await startProcess('app-process.ts', { BENCH_PROVIDER_API_KEY: apiKey, BENCH_PROVIDER_HOST: new URL(providerUrl).host });
     bare = await startProcess('chat-bare-process.ts', { PROVIDER_URL: providerUrl, PROVIDER_API_KEY: apiKey });
@@ -108,6 +113,7 @@ export async function measureChat(): Promise<ChatBenchReport> {
     if (!databaseUrl || !token) throw new Error('the app process did not say its database and token');
     const db = createDb(databaseUrl, 2);
     let modelId: number;
+    let userId: number;
     try {
       const connection = await db
         .insertInto('provider_connections')
@@ -118,12 +124,15 @@ export async function measureChat(): Promise<ChatBenchReport> {
         await db.insertInto('ai_models').values({ name: 'Бенч-модель', kind: 'chat', connection_id: connection.id, provider_model: 'bench', max_output_tokens: 200 }).returning('id').executeTakeFirstOrThrow()
       ).id;
       const user = await db.selectFrom('users').select('id').executeTakeFirstOrThrow();
+      userId = user.id;
       await db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bench-${apiKey}` }, 1_000_000_000));
     } finally {
       await db.destroy();
     }
 
+    bareDb = await startProcess('chat-bare-process.ts', { PROVIDER_URL: providerUrl, PROVIDER_API_KEY: apiKey, DATABASE_URL: databaseUrl, USER_ID: String(userId), MODEL_ID: String(modelId) });
     const appUrl = `${app.info.baseUrl}/api/new/chat/stream`;
+    const bareDbUrl = `${bareDb.info.baseUrl}/api/new/chat/stream`;
     const bareUrl = `${bare.info.baseUrl}/api/new/chat/stream`;
     let chatId: number | null = null;
     let inChat = 0;
@@ -137,27 +146,30 @@ export async function measureChat(): Promise<ChatBenchReport> {
       return sample;
     };
     const bareMessage = () => sendOne(bareUrl, token, { ai_models_id: String(modelId), message: 'Сообщение бенча' }, fake);
+    const bareDbMessage = () => sendOne(bareDbUrl, token, { ai_models_id: String(modelId), message: 'Сообщение бенча' }, fake);
 
     for (let i = 0; i < WARMUP; i++) {
       await appMessage();
       await bareMessage();
+      await bareDbMessage();
     }
     const appSamples: Sample[] = [];
     const bareSamples: Sample[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const runApp = async () => {
+    const bareDbSamples: Sample[] = [];
+    const runs = [
+      async () => {
         for (let i = 0; i < PER_ROUND; i++) appSamples.push(await appMessage());
-      };
-      const runBare = async () => {
+      },
+      async () => {
         for (let i = 0; i < PER_ROUND; i++) bareSamples.push(await bareMessage());
-      };
-      if (r % 2 === 0) {
-        await runApp();
-        await runBare();
-      } else {
-        await runBare();
-        await runApp();
-      }
+      },
+      async () => {
+        for (let i = 0; i < PER_ROUND; i++) bareDbSamples.push(await bareDbMessage());
+      },
+    ];
+    // Each round runs the three in another order, so none always goes first.
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < runs.length; k++) await runs[(r + k) % runs.length]?.();
     }
     return {
       messages: appSamples.length,
@@ -165,10 +177,12 @@ export async function measureChat(): Promise<ChatBenchReport> {
       gapMs: GAP_MS,
       app: latency(appSamples),
       bare: latency(bareSamples),
+      bareWithStatements: latency(bareDbSamples),
       targetOverheadP50Ms: CHAT_OVERHEAD_TARGET_MS,
       targetFirstTokenMs: CHAT_FIRST_TOKEN_TARGET_MS,
     };
   } finally {
+    if (bareDb) await stop(bareDb);
     if (bare) await stop(bare);
     if (app) await stop(app);
     await fake.stop();
