@@ -3,6 +3,9 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
+    // Test files mostly wait on PostgreSQL, sockets and browsers: on a 2-core machine three at once
+    // finish the suite sooner than vitest's default of one (cores − 1). e2e and load run one at a time.
+    maxWorkers: 3,
     projects: [
       {
         test: {
