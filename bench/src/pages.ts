@@ -41,6 +41,11 @@ export async function measurePages(): Promise<PageMeasure[]> {
     const db = createDb(server.databaseUrl, 2);
     try {
       await db.updateTable('users').set({ role: 'admin' }).where('id', '=', server.user.id).execute();
+      // The server knows the user from memory until the change's NOTIFY reaches it (at once, but not before this returns).
+      for (let tries = 0; (await fetch(`${server.baseUrl}/api/admin/users`, { headers: { authorization: `Bearer ${server.user.token}` } })).status !== 200; tries++) {
+        if (tries > 100) throw new Error('pages bench: the server did not see the user made an admin');
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await page.goto(`${server.baseUrl}/admin/users`);
       await page.locator('.admin-table tbody tr:not(.admin-table__skeleton)').first().waitFor();
       measures.push(await probe.measure('/admin/users'));

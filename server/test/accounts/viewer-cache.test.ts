@@ -112,21 +112,44 @@ describe('who sends a token, from memory', () => {
     const user = await newUser(a.db);
     expect((await me(b, user.token)).statusCode).toBe(200);
     expect(b.ctx.viewers.size).toBeGreaterThan(0);
-    // Every process's LISTEN connection is cut; B reconnects within about a second.
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'listener' and datname = current_database()`.execute(a.db);
-    await eventually(async () => b.ctx.listener.listening, (listening) => !listening);
-    if (!b.ctx.listener.listening) {
+    await b.ctx.listener.stop();
+    try {
+      expect(b.ctx.listener.listening).toBe(false);
       expect(b.ctx.viewers.size).toBe(0);
-      // A change nobody could be told of while the connection was down is seen: the database answers.
+      // A change nobody can tell B of is seen: the database answers every request meanwhile.
       await silently(a, sql`update users set blocked_at = now() where id = ${user.id}`);
       expect((await me(b, user.token)).statusCode).toBe(403);
+      await silently(a, sql`update users set blocked_at = null where id = ${user.id}`);
+      expect((await me(b, user.token)).statusCode).toBe(200);
+      expect(b.ctx.viewers.size).toBe(0);
+    } finally {
+      await b.ctx.listener.start();
     }
-    // Back: kept again, and a silent change shows that memory answers.
-    await eventually(async () => b.ctx.listener.listening, (listening) => listening);
+    // Listening again: kept again (a silent change shows that memory answers).
     expect(b.ctx.listener.listening).toBe(true);
-    await silently(a, sql`update users set blocked_at = null where id = ${user.id}`);
     expect((await me(b, user.token)).statusCode).toBe(200);
     await silently(a, sql`update users set blocked_at = now() where id = ${user.id}`);
     expect((await me(b, user.token)).statusCode).toBe(200);
+  });
+
+  it('a notification connection killed under it is made again, and what was kept meanwhile is dropped', async () => {
+    const user = await newUser(a.db);
+    expect((await me(b, user.token)).statusCode).toBe(200);
+    expect(b.ctx.viewers.size).toBeGreaterThan(0);
+    // Every process's LISTEN connection is cut; each notices, drops what it kept and connects again.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'listener' and datname = current_database()`.execute(a.db);
+    await eventually(async () => ({ listening: b.ctx.listener.listening, kept: b.ctx.viewers.size }), (s) => s.listening && s.kept === 0);
+    expect(b.ctx.listener.listening).toBe(true);
+    expect(b.ctx.viewers.size).toBe(0);
+    await silently(a, sql`update users set blocked_at = now() where id = ${user.id}`);
+    expect((await me(b, user.token)).statusCode).toBe(403);
+  });
+
+  it('a TRUNCATE of the sessions drops every process’s memory at once', async () => {
+    const user = await newUser(a.db);
+    expect((await me(b, user.token)).statusCode).toBe(200);
+    await sql`truncate sessions`.execute(a.db);
+    const after = await eventually(() => me(b, user.token), (res) => res.statusCode === 401);
+    expect(after.statusCode).toBe(401);
   });
 });

@@ -123,7 +123,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           set text = p->>'text', status = p->>'status', words = v_words,
               input_tokens = (p->>'input_tokens')::int, output_tokens = (p->>'output_tokens')::int,
               error = p->>'error', updated_at = now()
-          where id = v_message;
+          where id = v_message and status = 'generating';
+        if not found then
+          raise exception 'chat_close: answer % stopped being written under its chat''s lock', v_message;
+        end if;
         update chats set updated_at = now() where id = v_chat;
         -- The user deleted the chat while this answer was written: it goes with its last answer.
         if v_deleted is not null and not exists (select 1 from chat_messages where chat_id = v_chat and status = 'generating') then

@@ -7,8 +7,8 @@ import type { Viewer } from './viewer.ts';
 /**
  * NOTIFY channel whose payload is a user id: something the viewer of that user's sessions is made
  * of changed (a session revoked or expired, the user blocked, their role, email, confirmation or
- * temporary password). Sent by triggers on `users` and `sessions` (migration 0033), so no code
- * path that changes them can forget it.
+ * temporary password), or `*` when either table was emptied. Sent by triggers on `users` and
+ * `sessions` (migration 0033), so no code path that changes them can forget it.
  */
 export const VIEWER_CHANNEL = 'ns_viewer';
 /** A session's "last seen" is written at most this often. */
@@ -41,7 +41,8 @@ export class ViewerCache {
   listen(listener: PgListener): void {
     this.listener = listener;
     listener.subscribe(VIEWER_CHANNEL, {
-      onMessage: (payload) => this.forgetUser(Number(payload)),
+      // `*`: a table was emptied (TRUNCATE): everything goes.
+      onMessage: (payload) => (payload === '*' ? this.clear() : this.forgetUser(Number(payload))),
       onReconnect: () => this.clear(),
       onDisconnect: () => this.clear(),
     });
@@ -58,8 +59,9 @@ export class ViewerCache {
 
   /** The viewer behind a token, if its session is live. */
   async find(db: Executor, token: string, via: Viewer['via']): Promise<Viewer | null> {
-    // Keyed by the token itself: a hit costs no hash (the token is in this process's memory with the request anyway).
-    const key = `${via}:${token}`;
+    // Keyed by the token's hash, as the database keeps it: no live token stays in this process's memory.
+    const hash = sha256(token);
+    const key = `${via}:${hash.toString('base64')}`;
     const now = Date.now();
     const hit = this.usable ? this.entries.get(key) : undefined;
     if (hit && now - hit.at < this.opts.ttlMs && hit.session.expiresAt.getTime() > now) {
@@ -71,7 +73,7 @@ export class ViewerCache {
     }
     if (hit) this.drop(key);
     const epoch = this.epoch;
-    const session = await findLiveSession(db, sha256(token), via);
+    const session = await findLiveSession(db, hash, via);
     if (!session) return null;
     if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       session.lastSeenAt = new Date(now);
