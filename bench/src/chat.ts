@@ -156,17 +156,13 @@ export async function measureChat(): Promise<ChatBenchReport> {
     const appSamples: Sample[] = [];
     const bareSamples: Sample[] = [];
     const bareDbSamples: Sample[] = [];
-    const runs = [
-      async () => {
-        for (let i = 0; i < PER_ROUND; i++) appSamples.push(await appMessage());
-      },
-      async () => {
-        for (let i = 0; i < PER_ROUND; i++) bareSamples.push(await bareMessage());
-      },
-      async () => {
-        for (let i = 0; i < PER_ROUND; i++) bareDbSamples.push(await bareDbMessage());
-      },
-    ];
+    const runs = ([
+      [appSamples, appMessage],
+      [bareSamples, bareMessage],
+      [bareDbSamples, bareDbMessage],
+    ] as const).map(([samples, message]) => async () => {
+      for (let i = 0; i < PER_ROUND; i++) samples.push(await message());
+    });
     // Each round runs the three in another order, so none always goes first.
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < runs.length; k++) await runs[(r + k) % runs.length]?.();

@@ -5,7 +5,7 @@ import { CHAT_CLOSE_0021, CHAT_SEND_0021 } from './0021_money_edges.ts';
  * A chat message's two statements do less:
  *
  * - `chat_send` answers the history it bounds the hold by (`history`: the latest messages with
- *   text, newest first, as `{id, role, text}`), so the conversation sent to the model is read once,
+ *   text, newest first, as `{role, text}`), so the conversation sent to the model is read once,
  *   in the same statement, instead of by a second query beside it.
  * - `chat_close` settles the hold before it stores the answer, so the answer's row is written once
  *   with what it was charged (the hold's `spent`), instead of twice. Whether the answer is still
@@ -46,7 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- as chat-pricing.ts counts text: half a token a letter or digit, one any other visible
       -- character, three a character beyond the BMP, 4 a message.
       if v_chat is not null then
-        select coalesce(jsonb_agg(jsonb_build_object('id', h.id, 'role', h.role, 'text', h.text) order by h.id desc), '[]'::jsonb),
+        select coalesce(jsonb_agg(jsonb_build_object('role', h.role, 'text', h.text) order by h.id desc), '[]'::jsonb),
                coalesce(sum(ceil(length(regexp_replace(h.text, '[^[:alnum:]_]', '', 'g')) / 2.0)
                    + length(regexp_replace(h.text, '[[:alnum:]_[:space:]]', '', 'g'))
                    + 2 * length(regexp_replace(h.text, '[^\\U00010000-\\U0010FFFF]', '', 'g')) + 4), 0)

@@ -14,6 +14,13 @@ export const VIEWER_CHANNEL = 'ns_viewer';
 /** A session's "last seen" is written at most this often. */
 const TOUCH_EVERY_MS = 5 * 60_000;
 
+/** Writes a session's "last seen" when the last write is older than {@link TOUCH_EVERY_MS}. */
+async function touchWhenDue(db: Executor, session: LiveSession, now: number): Promise<void> {
+  if (now - session.lastSeenAt.getTime() <= TOUCH_EVERY_MS) return;
+  session.lastSeenAt = new Date(now);
+  await touchSession(db, session.viewer.sessionId);
+}
+
 interface Entry {
   session: LiveSession;
   /** When it was read from the database (by this process's clock). */
@@ -65,20 +72,14 @@ export class ViewerCache {
     const now = Date.now();
     const hit = this.usable ? this.entries.get(key) : undefined;
     if (hit && now - hit.at < this.opts.ttlMs && hit.session.expiresAt.getTime() > now) {
-      if (now - hit.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-        hit.session.lastSeenAt = new Date(now);
-        await touchSession(db, hit.session.viewer.sessionId);
-      }
+      await touchWhenDue(db, hit.session, now);
       return { ...hit.session.viewer };
     }
     if (hit) this.drop(key);
     const epoch = this.epoch;
     const session = await findLiveSession(db, hash, via);
     if (!session) return null;
-    if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      session.lastSeenAt = new Date(now);
-      await touchSession(db, session.viewer.sessionId);
-    }
+    await touchWhenDue(db, session, now);
     if (this.usable && this.epoch === epoch) this.keep(key, { session, at: now });
     return { ...session.viewer };
   }

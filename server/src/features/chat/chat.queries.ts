@@ -106,7 +106,6 @@ export interface ChatSendParams {
 
 /** A message of the history `chat_send` answers. */
 export interface ChatHistoryRow {
-  id: number;
   role: 'user' | 'assistant';
   text: string;
 }
