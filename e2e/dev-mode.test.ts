@@ -17,6 +17,9 @@ fs.mkdirSync(path.dirname(authCopy));
 fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
 fs.cpSync(path.join(REPO_ROOT, 'widgets', 'auth'), authCopy, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) });
 
+// The federation plugin turns itself off under a test runner; this dev server is the real thing.
+process.env.MFE_VITE_NO_TEST_ENV_CHECK = 'true';
+
 let dev: WidgetDevServer | undefined;
 const env: Record<string, string> = { LOADER_DIR: devLoaderDir };
 
@@ -76,7 +79,7 @@ describe('development mode (WIDGET_DEV_SERVERS)', () => {
     expect(csp.get('style-src')).toEqual(["'self'", expect.stringMatching(/^'nonce-[\w+/=]+'$/)]);
 
     expect((await openPage(page, e2e.url('/login'))).mounted).toEqual(['auth']);
-    expect((await pageManifest(page)).auth?.entry).toBe(`${devOrigin()}/widgets/auth/src/mount.tsx`);
+    expect((await pageManifest(page)).auth?.entry).toBe(`${devOrigin()}/widgets/auth/remoteEntry.js`);
     // The preamble is a module script of ours (no inline script), before the loader.
     const scripts = await Promise.all((await page.locator('script[src]').all()).map((el) => el.getAttribute('src')));
     expect(scripts[0]).toBe('/dev/react-refresh.js');

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPage, pageManifest, setupE2E } from './support/index.ts';
+import { buildWidget, openPage, pageManifest, setupE2E } from './support/index.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
-const VITE = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 
 // The app serves widgets from a scratch copy, so rebuilding one never touches the repository.
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-e2e-widgets-'));
@@ -24,9 +21,10 @@ fs.cpSync(path.join(REPO_ROOT, 'widgets', 'auth'), authCopy, {
 const e2e = setupE2E({ env: { WIDGETS_DIR: widgetsDir } });
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** The build as `npm run build` runs it: without vitest's environment variables. */
-const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
-const buildCopy = () => promisify(execFile)(process.execPath, [VITE, 'build', '--configLoader', 'runner'], { cwd: authCopy, env: buildEnv });
+const buildCopy = async () => {
+  const result = await buildWidget(authCopy);
+  if (!result.ok) throw new Error(`the build of the auth copy failed:\n${result.output}`);
+};
 
 /** Replaces a text in the copy's sources; fails if no source file has it. */
 function editCopy(from: string, to: string): void {

@@ -1,16 +1,42 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vite';
 
 const root = import.meta.dirname;
+const require = createRequire(path.join(root, 'package.json'));
+const versionOf = (pkg: string) => (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
 
 /**
- * The browser loader: `loader.js` imports its boot chunk (React, ReactDOM, the kit with the
- * query client, the contracts' browser entry); the host modules only some widgets use (forms,
- * dialog, tabs…) are chunks beside it, fetched when a widget imports them.
+ * The browser loader, the page's Module Federation host: `loader.js` imports its boot chunk (the
+ * federation runtime, React, ReactDOM, the kit with the query client, the contracts' browser
+ * entry); the host modules only some widgets use (forms, dialog, tabs…) are chunks beside it,
+ * fetched when a widget imports them.
  */
 export default defineConfig({
   root,
   logLevel: 'warn',
+  define: {
+    // The versions the page offers its widgets' remotes (`boot.ts`).
+    __HOST_VERSIONS__: JSON.stringify(Object.fromEntries(['react', 'react-dom', '@app/kit', '@app/contracts'].map((pkg) => [pkg, versionOf(pkg)]))),
+    // The federation runtime without what this page never uses: manifest snapshots (remotes are plain
+    // entries), and code for Node.
+    FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: 'true',
+    FEDERATION_OPTIMIZE_NO_REMOTE: 'false',
+    FEDERATION_OPTIMIZE_NO_SHARED: 'false',
+    ENV_TARGET: JSON.stringify('web'),
+    // Library mode leaves it to the code (the development loader overrides it).
+    'process.env.NODE_ENV': JSON.stringify('production'),
+  },
+  plugins: [
+    {
+      // The external-runtime plugin reads the runtime's version from its package.json; bundled, that is the whole file.
+      name: 'federation-runtime-version',
+      enforce: 'pre',
+      resolveId: (source) => (source === '@module-federation/runtime/package.json' ? '\0federation-runtime-version' : null),
+      load: (id) => (id === '\0federation-runtime-version' ? `export default { version: ${JSON.stringify(versionOf('@module-federation/runtime'))} };` : null),
+    },
+  ],
   // Static assets (news card icons) are copied next to the loader and served under /assets/.
   publicDir: path.join(root, 'public'),
   build: {
@@ -19,9 +45,14 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     modulePreload: false,
+    // Library mode: no preload helper wrapped around every dynamic import (the page preloads what it needs).
+    lib: { entry: { loader: path.join(root, 'loader/loader.ts') }, formats: ['es'], cssFileName: 'loader' },
     rolldownOptions: {
-      input: { loader: path.join(root, 'loader/loader.ts') },
+      preserveEntrySignatures: 'allow-extension',
       output: {
+        // Library mode keeps whitespace and annotations in ES output; these files are only ever run, never read.
+        minify: true,
+        comments: { annotation: false },
         entryFileNames: 'loader.js',
         chunkFileNames: 'host-[name]-[hash].js',
         assetFileNames: 'loader[extname]',

@@ -28,7 +28,7 @@ export async function buildDevLoader(outDir: string = DEV_LOADER_DIR): Promise<v
     mode: 'development',
     logLevel: 'warn',
     define: { 'process.env.NODE_ENV': JSON.stringify('development') },
-    build: { outDir, emptyOutDir: true, minify: false },
+    build: { outDir, emptyOutDir: true, minify: false, rolldownOptions: { output: { minify: false } } },
   });
 }
 

@@ -1,11 +1,15 @@
 import { BUDGETS, PAGE_BUDGETS, WIDGET_BUDGETS } from './budgets.ts';
 import type { FileSize } from './sizes.ts';
 
-/** One page's JS split by who it is for: each widget's files (`/widgets/<name>/…`) and the rest. */
+/**
+ * One page's JS split by who it is for: each widget's own code and its federation glue (files
+ * under `/widgets/<name>/…`), and the rest (the loader and its host chunks).
+ */
 export interface PageWeight {
   path: string;
   shared: FileSize & { files: number };
   widgets: Record<string, FileSize & { files: number }>;
+  glue: Record<string, FileSize & { files: number }>;
   total: FileSize & { files: number };
 }
 
@@ -31,6 +35,7 @@ export function checkBudgets(pages: readonly PageWeight[]): BudgetRow[] {
     const whole = PAGE_BUDGETS[page.path];
     row(page.path, 'shared (loader and host chunks)', kb(page.shared.gzip), whole?.sharedKb ?? BUDGETS.sharedKb, 'KB gz');
     for (const [name, size] of Object.entries(page.widgets)) row(page.path, `widget ${name}`, kb(size.gzip), WIDGET_BUDGETS[name] ?? BUDGETS.widgetKb, 'KB gz');
+    for (const [name, size] of Object.entries(page.glue)) row(page.path, `glue of ${name}`, kb(size.gzip), BUDGETS.glueKb, 'KB gz');
     if (whole) {
       row(page.path, 'all JS', kb(page.total.gzip), whole.totalKb, 'KB gz');
       row(page.path, 'JS requests', page.total.files, whole.requests, 'requests');
@@ -40,20 +45,22 @@ export function checkBudgets(pages: readonly PageWeight[]): BudgetRow[] {
   return rows;
 }
 
-/** A page's scripts (URL paths) grouped as `PageWeight`, with `sizeOf` giving each file's size. */
-export function pageWeight(path: string, scripts: readonly string[], sizeOf: (urlPath: string) => FileSize | null): PageWeight {
+/** A page's scripts (URL paths) grouped as `PageWeight`, with `sizeOf` giving each file's size and `isGlue` telling a widget's glue from its code. */
+export function pageWeight(path: string, scripts: readonly string[], sizeOf: (urlPath: string) => FileSize | null, isGlue: (urlPath: string) => boolean): PageWeight {
   const add = (into: FileSize & { files: number }, size: FileSize) => {
     into.raw += size.raw;
     into.gzip += size.gzip;
     into.files += 1;
   };
   const empty = () => ({ raw: 0, gzip: 0, files: 0 });
-  const weight: PageWeight = { path, shared: empty(), widgets: {}, total: empty() };
+  const weight: PageWeight = { path, shared: empty(), widgets: {}, glue: {}, total: empty() };
   for (const script of scripts) {
     const size = sizeOf(script);
     if (!size) continue;
     const widget = /^\/widgets\/([a-z0-9-]+)\//.exec(script)?.[1];
-    add(widget ? (weight.widgets[widget] ??= empty()) : weight.shared, size);
+    if (!widget) add(weight.shared, size);
+    else if (isGlue(script)) add((weight.glue[widget] ??= empty()), size);
+    else add((weight.widgets[widget] ??= empty()), size);
     add(weight.total, size);
   }
   return weight;

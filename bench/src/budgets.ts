@@ -5,13 +5,18 @@
  * its page to `PAGE_BUDGETS` and, if its widget is bigger, its widget to `WIDGET_BUDGETS`.
  */
 export const BUDGETS = {
-  /** Everything a page loads besides its widgets: the loader (React, the kit, the contracts' browser entry) and the host chunks its widgets ask for. */
-  sharedKb: 120,
-  /** Each widget as a page loads it (all its files). */
+  /**
+   * Everything a page loads besides its widgets: the loader (the Module Federation runtime, React,
+   * the kit, the contracts' browser entry) and the host chunks its widgets ask for.
+   */
+  sharedKb: 125,
+  /** Each widget's own code as a page loads it (its files less the federation glue). */
   widgetKb: 12,
+  /** Each widget's Module Federation glue as a page loads it: its `remoteEntry.js`, share map, runtime shim. */
+  glueKb: 9,
 } as const;
 
-/** Widgets allowed more than `BUDGETS.widgetKb`. */
+/** Widgets whose own code is allowed more than `BUDGETS.widgetKb`. */
 export const WIDGET_BUDGETS: Record<string, number> = {
   /**
    * The chat with its Markdown renderer, as /chat loads it (measured 51.6). The renderer is most
@@ -35,14 +40,20 @@ export const WIDGET_BUDGETS: Record<string, number> = {
  * only it asks for; "every page" is the least shared JS of the measured pages).
  */
 export const PAGE_BUDGETS: Record<string, { totalKb: number; requests: number; sharedKb?: number; beyondKb?: number }> = {
-  '/dashboard': { totalKb: 160, requests: 15 },
   /**
-   * The chat asks only for the stream chunk (1.4 KB gz) with the page (measured shared 94.1, all
-   * JS 145.7 in 6 files): beyond what every page loads, 53.0 (the widget 51.6 and that chunk). The
-   * dialog chunks (dialog, Radix base and layers, ≈14.3) come only when a rename or delete dialog
-   * opens (fetched on hover or focus of the row's buttons), so they are not in these figures.
+   * Four small widgets, each a Module Federation remote: its entry, share map, runtime shim and
+   * exposed module (4 requests each, all linked as modulepreload by the page) beside the loader's
+   * 4 (measured 20; before federation the page made 8, the target for this page's weight is 160).
    */
-  '/chat': { totalKb: 148, requests: 7, sharedKb: 96 },
+  '/dashboard': { totalKb: 160, requests: 20 },
+  /**
+   * The chat asks only for the stream chunk (1.4 KB gz) with the page. The dialog chunks (dialog,
+   * Radix base and layers, ≈14.3) come only when a rename or delete dialog opens (fetched on hover
+   * or focus of the row's buttons), so they are not in these figures. With federation the page's
+   * shared JS carries the runtime (≈17 KB gz), so its own tighter shared budget (96, before
+   * federation) gave way to every page's 125, and the page's to 175.
+   */
+  '/chat': { totalKb: 175, requests: 9 },
   /** The admin panel as an admin opens it (the users list): target ≤ 80 KB gz beyond what every page loads. */
   '/admin/users': { totalKb: 180, requests: 10, beyondKb: 80 },
 };

@@ -4,6 +4,7 @@ import type { SpeedReport } from './speed.ts';
 import { CHAT_OVERHEAD_RATIO_TARGET, type ChatBenchReport } from './chat.ts';
 import type { QueueReport } from './queue.ts';
 import type { StreamsReport } from './streams.ts';
+import type { MountTimeReport } from './mount-time.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
 
@@ -36,6 +37,8 @@ export interface BenchReport {
   queue: QueueReport;
   /** Another user's hot read while one account holds hundreds of open event streams. */
   streams: StreamsReport;
+  /** Navigation to every widget mounted: the registry build before federation against this one. */
+  mountTime: MountTimeReport;
   /** Every page's figures against `budgets.ts`. */
   budgets: BudgetRow[];
   ok: boolean;
@@ -55,7 +58,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Widgets',
     '',
-    '"Own JS": `remoteEntry.js` + every `assets/*.js` of the current build. "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, the kit (with TanStack Query), the contracts\' browser entry and the host chunks (forms, dialog, tabs…) come from the loader.',
+    'Each widget is a Module Federation remote. "Own JS": `remoteEntry.js` + every `assets/*.js` of the current build (the federation glue included; its `hostInit` and `pendingShares` chunks are never loaded by a page). "Loaded": what the measured pages fetched from `/widgets/<name>/`. React, the kit (with TanStack Query), the contracts\' browser entry, the host chunks (forms, dialog, tabs…) and the federation runtime come from the loader.',
     '',
     '| widget | version | own JS files | own JS raw | own JS gzip | loaded files | loaded gzip |',
     '|---|---|---:|---:|---:|---:|---:|',
@@ -88,6 +91,18 @@ export function markdown(r: BenchReport): string {
       (p) =>
         `| ${p.path} | ${p.reactCopies} | ${p.renderers} | ${p.reactScripts.map((s) => `\`${s}\``).join(', ') || '—'} | ${p.mounted.join(', ') || '—'} | ${p.failed.join(', ') || '—'} | ${p.js.files} | ${kb(p.js.gzip)} |`,
     ),
+    '',
+    '## Navigation to every widget mounted',
+    '',
+    ...(r.mountTime.skipped
+      ? [`Not measured: ${r.mountTime.skipped}.`]
+      : [
+          `The build before Module Federation (commit \`${r.mountTime.baselineCommit.slice(0, 12)}\`: its loader and widgets with the host registry, served by its own server) against this one, in one run and one Chromium: a signed-in user opens the page in a fresh context (empty cache) ${String(r.mountTime.rounds)} times on each, alternating, after warm-up rounds; the time is \`performance.now()\` when the loader’s \`__widgetsReady\` settles. Target: ≤ ${String(r.mountTime.target)}× the baseline (✗ marks a miss); over ${String(r.mountTime.floor)}× fails the bench.`,
+          '',
+          '| page | widgets | before federation p50 ms | federation p50 ms | ratio |',
+          '|---|---:|---:|---:|---:|',
+          ...r.mountTime.rows.map((m) => `| ${m.path} | ${String(m.widgets)} | ${m.baselineP50Ms.toFixed(0)} | ${m.federationP50Ms.toFixed(0)} | ${m.ratio.toFixed(2)}${m.ratio <= r.mountTime.target ? '' : ' ✗'} |`),
+        ]),
     '',
     '## Ledger and webhook throughput',
     '',

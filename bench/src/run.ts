@@ -9,7 +9,8 @@ import { measureSpeed } from './speed.ts';
 import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from './chat.ts';
 import { QUEUE_START_TARGET_MS, measureQueue } from './queue.ts';
 import { measureStreams } from './streams.ts';
-import { isBuilt, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
+import { measureMountTime } from './mount-time.ts';
+import { isBuilt, isGlueFile, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WIDGETS_DIR = path.join(ROOT, 'widgets');
@@ -69,7 +70,7 @@ function fileSize(urlPath: string): FileSize | null {
  * copies, printed (the report in bench/report/ is left as it is); a minute instead of several.
  */
 function pagesOnly(pages: PageReport[]): number {
-  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize)));
+  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize, (url) => isGlueFile(WIDGETS_DIR, url))));
   for (const b of budgets) console.log(`${b.ok ? 'ok  ' : 'OVER'} ${b.page}: ${b.figure} ${b.unit === 'requests' ? String(b.value) : b.value.toFixed(2)} of ${String(b.budget)} ${b.unit}`);
   const wrong = pages.filter((p) => p.reactCopies !== 1 || p.renderers !== 1 || p.failed.length || p.errors.length);
   for (const p of wrong) console.log(`${p.path}: ${String(p.reactCopies)} React copies, ${String(p.renderers)} renderers, failed: ${p.failed.join(', ') || '—'}, errors: ${p.errors.join(' | ') || '—'}`);
@@ -88,6 +89,7 @@ async function main(): Promise<number> {
   const chat = await measureChat();
   const queue = await measureQueue();
   const streams = await measureStreams();
+  const mountTime = await measureMountTime();
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -95,7 +97,7 @@ async function main(): Promise<number> {
       return { ...widgetSize(WIDGETS_DIR, n), loaded: loadedPaths.length ? filesSize(loadedPaths) : null };
     });
 
-  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize)));
+  const budgets = checkBudgets(pages.map((p) => pageWeight(p.path, p.scripts, fileSize, (url) => isGlueFile(WIDGETS_DIR, url))));
   const problems: string[] = budgets.filter((b) => !b.ok).map((b) => `${b.page}: ${b.figure} ${b.value.toFixed(1)} ${b.unit} over its budget of ${String(b.budget)}`);
   for (const p of pages) {
     if (p.reactCopies !== 1) problems.push(`${p.path}: ${p.reactCopies} React copies (${p.reactScripts.join(', ') || 'none ran'})`);
@@ -120,6 +122,9 @@ async function main(): Promise<number> {
   if (chat.app.overheadP50Ms > CHAT_OVERHEAD_FLOOR_MS) problems.push(`chat: overhead p50 ${chat.app.overheadP50Ms.toFixed(2)} ms over the regression floor of ${String(CHAT_OVERHEAD_FLOOR_MS)} ms`);
   if (queue.startLatencyP50Ms > QUEUE_START_TARGET_MS) problems.push(`queue: a run starts ${String(queue.startLatencyP50Ms)} ms (p50) after its commit, target ${String(QUEUE_START_TARGET_MS)}`);
   if (streams.ratio > streams.floor) problems.push(`streams: another user's p95 ${streams.ratio.toFixed(2)}× its baseline with ${String(streams.streams)} open streams, over the floor of ${String(streams.floor)}× (target ${String(streams.target)}×)`);
+  for (const row of mountTime.rows) {
+    if (row.ratio > mountTime.floor) problems.push(`mount time: ${row.path} ${row.federationP50Ms.toFixed(0)} ms p50, ${row.ratio.toFixed(2)}× the build before federation (${row.baselineP50Ms.toFixed(0)} ms), over the floor of ${String(mountTime.floor)}×`);
+  }
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -134,6 +139,7 @@ async function main(): Promise<number> {
     chat,
     queue,
     streams,
+    mountTime,
     budgets,
     ok: problems.length === 0,
     problems,

@@ -65,6 +65,18 @@ export function loaderSize(loaderDir: string): LoaderSize {
   };
 }
 
+/**
+ * Whether a widget's file (a URL path under `/widgets/<name>/`) holds only Module Federation glue
+ * (the remote's entry, its share map, the runtime shim, re-exporting facades), as its build
+ * recorded in `dist/.builds.json`; everything else a widget loads is its own code.
+ */
+export function isGlueFile(widgetsDir: string, urlPath: string): boolean {
+  const match = /^\/widgets\/([a-z0-9-]+)\/([^?]+)/.exec(urlPath);
+  if (!match?.[1] || !match[2]) return false;
+  const builds = JSON.parse(fs.readFileSync(path.join(widgetsDir, match[1], 'dist', '.builds.json'), 'utf8')) as { files: string[]; glue?: string[] }[];
+  return builds.some((b) => b.glue?.includes(match[2] ?? ''));
+}
+
 /** The file on disk behind a URL path the server serves (`/assets/*` from the loader's dist, `/widgets/<name>/*` from the widget's). */
 export function servedFile(urlPath: string, dirs: { widgetsDir: string; loaderDir: string }): string | null {
   const asset = /^\/assets\/([^/]+)$/.exec(urlPath);

@@ -64,7 +64,7 @@ export const SPEED_FLOOR = 0.7;
 
 export interface Started {
   child: ChildProcess;
-  info: { baseUrl: string; databaseUrl?: string; token?: string; unconfirmedToken?: string; adminToken?: string };
+  info: { baseUrl: string; databaseUrl?: string; token?: string; cookie?: string; unconfirmedToken?: string; adminToken?: string };
 }
 
 /** Starts a bench process and waits for its JSON line. */

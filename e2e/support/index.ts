@@ -2,3 +2,4 @@ export * from './browser.ts';
 export * from './pages.ts';
 export * from './harness.ts';
 export * from './axe.ts';
+export * from './build.ts';

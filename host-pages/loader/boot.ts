@@ -5,11 +5,17 @@ import * as JsxRuntime from 'react/jsx-runtime';
 import * as JsxDevRuntime from 'react/jsx-dev-runtime';
 import * as Contracts from '@app/contracts/browser';
 import * as Kit from '@app/kit';
-import { HOST_GLOBAL, HOST_MODULES, type EagerHostModule, type HostRegistry, type LazyHostModule } from '@app/widget-build/host-modules';
+import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/runtime';
+import type { UserOptions } from '@module-federation/runtime/types';
+import injectExternalRuntimeCore from '@module-federation/vite/injectExternalRuntimeCorePlugin';
+import { EXPOSED_MOUNT, packageOf, type EagerHostModule, type HostModuleName, type LazyHostModule } from '@app/widget-build/host-modules';
+
+declare const __HOST_VERSIONS__: Record<ReturnType<typeof packageOf>, string>;
 
 interface ManifestEntry {
   name: string;
   entry: string;
+  remote?: string;
 }
 type WidgetModule = { mount?: (el: HTMLElement, props: unknown) => () => void };
 
@@ -35,25 +41,17 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
   '@app/contracts/generation': () => import('@app/contracts/generation'),
 };
 
-function createRegistry(): HostRegistry {
-  const loaded = new Map<string, Promise<object>>();
-  const isEager = (name: string): name is EagerHostModule => (HOST_MODULES.eager as readonly string[]).includes(name);
-  const isLazy = (name: string): name is LazyHostModule => (HOST_MODULES.lazy as readonly string[]).includes(name);
+/**
+ * What the page offers the widgets' remotes: every host module as a singleton in the version
+ * this loader was built with (a remote checks it against the range it was built for).
+ */
+function hostShared(): NonNullable<UserOptions['shared']> {
+  const offer = (name: HostModuleName) => ({ version: __HOST_VERSIONS__[packageOf(name)], scope: 'default', shareConfig: { singleton: true, requiredVersion: false as const } });
   return {
-    get(name) {
-      if (!isEager(name)) throw new Error(`the page does not supply ${name}`);
-      return EAGER[name];
-    },
-    load(name) {
-      if (isEager(name)) return Promise.resolve(EAGER[name]);
-      if (!isLazy(name)) return Promise.reject(new Error(`the page does not supply ${name}`));
-      let pending = loaded.get(name);
-      if (!pending) {
-        pending = LAZY[name]();
-        loaded.set(name, pending);
-      }
-      return pending;
-    },
+    ...Object.fromEntries(Object.entries(EAGER).map(([name, mod]) => [name, { ...offer(name as EagerHostModule), lib: () => mod }])),
+    ...Object.fromEntries(
+      Object.entries(LAZY).map(([name, load]) => [name, { ...offer(name as LazyHostModule), get: () => load().then((mod) => () => mod) }]),
+    ),
   };
 }
 
@@ -100,23 +98,39 @@ function followMenu(): void {
   window.addEventListener('resize', update);
 }
 
-/** Registers the host modules and mounts every widget of the page. */
+/**
+ * Mounts every widget of the page: the federation runtime (one per page, which the widgets'
+ * remotes use too) learns each widget's remote from the manifest, and each widget's exposed
+ * `./mount` is loaded (its files are already on their way: the page links them as modulepreload).
+ */
 export async function boot(): Promise<void> {
   followMenu();
-  (globalThis as Record<string, unknown>)[HOST_GLOBAL] ??= createRegistry();
   // Dialogs add a <style> element (scroll lock); the page's CSP allows it with this nonce, which their style helper reads from here.
   const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
   if (nonce) (globalThis as Record<string, unknown>).__webpack_nonce__ = nonce;
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
+  const remotes = Object.values(manifest)
+    .filter((m) => m.remote)
+    .map((m) => ({ name: m.remote ?? '', entry: new URL(m.entry, location.href).href, type: 'module' }));
+  const federation = createInstance({
+    name: 'ns_host',
+    remotes,
+    shared: hostShared(),
+    shareStrategy: 'loaded-first',
+    plugins: [
+      // Its declared hook type is narrower than the runtime's; the hook returns what it is given.
+      injectExternalRuntimeCore() as ModuleFederationRuntimePlugin,
+    ],
+  });
   await Promise.all(
     elements.map(async (el) => {
       const name = el.dataset.widget ?? '';
       try {
-        const entry = manifest[name]?.entry;
-        if (!entry) throw new Error(`widget ${name} is not built`);
-        const mod = (await import(/* @vite-ignore */ entry)) as WidgetModule;
-        if (typeof mod.mount !== 'function') throw new Error(`widget ${name} has no mount`);
+        const remote = manifest[name]?.remote;
+        if (!remote) throw new Error(`widget ${name} is not built`);
+        const mod = await federation.loadRemote<WidgetModule>(`${remote}/${EXPOSED_MOUNT.slice(2)}`);
+        if (typeof mod?.mount !== 'function') throw new Error(`widget ${name} has no mount`);
         const props: unknown = JSON.parse(el.dataset.props ?? '{}');
         el.removeAttribute('data-loading');
         mod.mount(el, props);
@@ -128,4 +142,3 @@ export async function boot(): Promise<void> {
     }),
   );
 }
-

@@ -1,4 +1,5 @@
 import type { WidgetManifestEntry } from '@app/contracts';
+import { remoteName } from '@app/widget-build/host-modules';
 
 /**
  * Development only (`WIDGET_DEV_SERVERS`, see server/src/config.ts): widgets served by their
@@ -8,9 +9,9 @@ import type { WidgetManifestEntry } from '@app/contracts';
 /** Where the page loads the React-refresh preamble from (a module script: the CSP forbids inline ones). */
 export const DEV_PREAMBLE_PATH = '/dev/react-refresh.js';
 
-/** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS): the module its build starts from. */
+/** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS): the remote's entry as `vite dev` serves it. */
 export function devManifestEntry(name: string, origin: string): WidgetManifestEntry {
-  return { name, entry: `${origin}/widgets/${name}/src/mount.tsx`, version: 'dev', builtAt: 'dev' };
+  return { name, entry: `${origin}/widgets/${name}/remoteEntry.js`, remote: remoteName(name), preload: [], version: 'dev', builtAt: 'dev' };
 }
 
 /**

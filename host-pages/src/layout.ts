@@ -85,6 +85,15 @@ function header(ctx: PageContext, current: string | undefined): RawHtml {
 
 const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true"><rect width="28" height="28" rx="8" fill="currentColor"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
+/**
+ * The files of the page's widgets as `modulepreload` links: the server knows which widgets the
+ * page mounts, so their entries and exposed modules load beside the loader instead of after it.
+ */
+function preloads(manifest: WidgetManifest, nonce: string | undefined): RawHtml {
+  const urls = [...new Set(Object.values(manifest).flatMap((m) => [m.entry, ...m.preload]))];
+  return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
+}
+
 /** The whole HTML document of a page. */
 export function renderDocument(input: LayoutInput): string {
   const { ctx } = input;
@@ -98,7 +107,7 @@ ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
-</head>
+${preloads(input.manifest, input.styleNonce)}</head>
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}

@@ -5,6 +5,10 @@ export const WidgetManifestEntrySchema = z.object({
   name: z.string(),
   /** URL of the widget's entry module, with a content hash for cache busting. */
   entry: z.string(),
+  /** The widget's Module Federation remote (`loadRemote('<remote>/mount')`). */
+  remote: z.string(),
+  /** The files every mount of the widget loads besides its entry: the page links them as modulepreload, so they load beside the loader. */
+  preload: z.array(z.string()),
   version: z.string(),
   builtAt: z.string(),
 });

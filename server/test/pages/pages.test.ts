@@ -10,7 +10,12 @@ const widgetsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-test-widgets-'));
 const HOSTILE_VERSION = '1</script><script>alert(1)</script>';
 for (const name of ['auth', 'password-reset-form', 'email-confirm', 'dashboard']) {
   fs.mkdirSync(path.join(widgetsDir, name, 'dist'), { recursive: true });
-  const entry = { name, entry: `/widgets/${name}/remoteEntry.js?v=abc`, version: name === 'dashboard' ? HOSTILE_VERSION : '1.0.0', builtAt: '2026-01-01T00:00:00.000Z' };
+  const entry = {
+    name,
+    entry: `/widgets/${name}/remoteEntry.js?v=abc`,
+    remote: `ns_${name.replace(/-/g, '_')}`,
+    preload: [`/widgets/${name}/assets/mount-${name}.js`, `/widgets/${name}/assets/shared-map.js`],
+    version: name === 'dashboard' ? HOSTILE_VERSION : '1.0.0', builtAt: '2026-01-01T00:00:00.000Z' };
   fs.writeFileSync(path.join(widgetsDir, name, 'dist', 'widget.json'), JSON.stringify(entry));
 }
 
@@ -118,6 +123,21 @@ describe('page documents', () => {
     expect(styleSrc).toBe(`style-src 'self' 'nonce-${nonce ?? ''}'`);
     // One URL for the loader module (served no-cache): its chunks import helpers from it, and another URL would run it twice.
     expect(res.body).toContain('<script type="module" src="/assets/loader.js"></script>');
+    // The widget's files load beside the loader, not after it: its entry and what it imports, with the page's nonce.
+    const preloads = [...res.body.matchAll(/<link rel="modulepreload" href="([^"]+)" nonce="([^"]+)">/g)].map((m) => [m[1], m[2]]);
+    expect(preloads).toEqual([
+      ['/widgets/auth/remoteEntry.js?v=abc', nonce],
+      ['/widgets/auth/assets/mount-auth.js', nonce],
+      ['/widgets/auth/assets/shared-map.js', nonce],
+    ]);
+  });
+
+  it('link the files of every widget they mount, the overlay’s too, and no other widget’s', async () => {
+    const user = await newUser(t.db, { confirmed: false });
+    const res = await page('/dashboard', user.cookie);
+    const preloaded = [...res.body.matchAll(/<link rel="modulepreload" href="\/widgets\/([a-z-]+)\/remoteEntry\.js/g)].map((m) => m[1]);
+    // Of the dashboard's widgets only two have a build in this test's folder.
+    expect(preloaded.sort()).toEqual(['dashboard', 'email-confirm']);
   });
 
   it('escape the manifest inside its script element', async () => {

@@ -1,22 +1,15 @@
 /**
- * Modules the host page supplies once and every widget shares: the loader registers them under
- * these names, and a widget's build replaces its imports of them with look-ups in that registry
- * (`host-imports.ts`), so they are never bundled into a widget and a page runs one copy of each.
+ * Modules the host page supplies once and every widget shares through Module Federation: the
+ * loader provides them to the federation runtime as singletons, and a widget's build declares
+ * each one it uses as shared with `import: false`, so it is never bundled into a widget and a
+ * page runs one copy of each.
  *
  * `eager` modules are in the loader itself; `lazy` ones are chunks of the loader's build that a
  * page fetches only when one of its widgets imports them (one request, shared by the page's
  * widgets), so a library only some widgets use does not weigh on every page.
  */
 export const HOST_MODULES = {
-  eager: [
-    'react',
-    'react-dom',
-    'react-dom/client',
-    'react/jsx-runtime',
-    'react/jsx-dev-runtime',
-    '@app/contracts/browser',
-    '@app/kit',
-  ],
+  eager: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', '@app/contracts/browser', '@app/kit'],
   lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/stream', '@app/contracts/generation'],
 } as const;
 
@@ -24,16 +17,29 @@ export type EagerHostModule = (typeof HOST_MODULES.eager)[number];
 export type LazyHostModule = (typeof HOST_MODULES.lazy)[number];
 export type HostModuleName = EagerHostModule | LazyHostModule;
 
-/** The global the loader puts its registry on. */
-export const HOST_GLOBAL = '__neurostudioHost';
-
-/** What the loader puts on `globalThis[HOST_GLOBAL]`. */
-export interface HostRegistry {
-  /** An eager module (throws if the page's loader does not supply it). */
-  get: (name: string) => object;
-  /** Any host module; a lazy one is fetched on first use. */
-  load: (name: string) => Promise<object>;
+/** The package each host module belongs to: its version is the one the page offers and a widget asks for. */
+export function packageOf(name: HostModuleName): 'react' | 'react-dom' | '@app/kit' | '@app/contracts' {
+  if (name.startsWith('@app/kit')) return '@app/kit';
+  if (name.startsWith('@app/contracts')) return '@app/contracts';
+  return name.startsWith('react-dom') ? 'react-dom' : 'react';
 }
+
+/**
+ * The versions a widget accepts of a package it was built against: any release with the same
+ * major (for `0.x`, the same minor), so a widget built against a newer patch loads on a page
+ * with an older one and the other way round, and one built against another major is refused
+ * (`strictVersion`) instead of running against an API it was not written for.
+ */
+export function requiredVersion(builtAgainst: string): string {
+  const [major = '0', minor = '0'] = builtAgainst.split('.');
+  return major === '0' ? `^0.${minor}.0` : `^${major}.0.0`;
+}
+
+/** The federation name of a widget's remote (an identifier: `ai-history` → `ns_ai_history`). */
+export const remoteName = (widget: string) => `ns_${widget.replace(/-/g, '_')}`;
+
+/** What a widget exposes: `loadRemote('<remote>/mount')` answers its module, which exports `mount`. */
+export const EXPOSED_MOUNT = './mount';
 
 /** Modules a widget must not import at all: what it needs of them comes through a host module. */
 export const FORBIDDEN_IN_WIDGETS: Record<string, string> = {

@@ -1,22 +1,56 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { hostImports } from './host-imports.ts';
-import { HOST_MODULES } from './host-modules.ts';
+import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
+import { forbiddenImports } from './forbidden-imports.ts';
+import { EXPOSED_MOUNT, HOST_MODULES, packageOf, remoteName, requiredVersion, type HostModuleName } from './host-modules.ts';
 
-export { HOST_MODULES, HOST_GLOBAL, type HostRegistry } from './host-modules.ts';
+export { HOST_MODULES, EXPOSED_MOUNT, remoteName } from './host-modules.ts';
 
-/** The file a widget's build starts from: `import(entry)` answers its module, which exports `mount`. */
+/** The widget's federation entry (served no-cache; everything else it loads is content-hashed). */
 export const ENTRY_FILE = 'remoteEntry.js';
 
 /** How many builds' hashed chunks stay in `dist/assets`: a page opened before a redeploy still finds its chunks. */
 const KEPT_BUILDS = 2;
 
+/** The widget's entry and its exposed module, with what they import statically: what a page preloads beside the loader. */
+function preloadList(bundle: Record<string, { type: string; fileName: string; imports?: string[]; dynamicImports?: string[] }>): string[] {
+  const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const seen = new Set<string>();
+  const visit = (fileName: string) => {
+    if (seen.has(fileName)) return;
+    seen.add(fileName);
+    for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+  };
+  visit(ENTRY_FILE);
+  // What the entry itself imports on demand is what every mount needs: the exposed module and the
+  // share map its init reads. The widget's own lazy chunks (imported from its code) are left out.
+  for (const imported of byName.get(ENTRY_FILE)?.dynamicImports ?? []) visit(imported);
+  return [...seen].filter((f) => f !== ENTRY_FILE && byName.has(f)).sort();
+}
+
+/** A module of Module Federation's glue: the plugin's virtual modules and the runtime's helpers. */
+const isGlueModule = (id: string) => id.startsWith('\0') || id.startsWith('virtual:') || id.includes('__mf_') || id.includes('/node_modules/@module-federation/');
+
 /**
- * Writes `dist/widget.json` (the manifest entry the server reads at request time) and removes
- * the chunks of builds older than the previous one (the output folder is not emptied).
+ * The files of a build that hold only federation glue (the entry, the share map, the runtime shim,
+ * re-exporting facades), as opposed to the widget's own code: the bench budgets them apart.
+ */
+function glueFiles(bundle: Record<string, { type: string; fileName: string; moduleIds?: string[] }>): string[] {
+  return Object.values(bundle)
+    .filter((c) => c.type === 'chunk' && (c.moduleIds ?? []).every(isGlueModule))
+    .map((c) => c.fileName)
+    .sort();
+}
+
+/**
+ * Writes `dist/widget.json` (the manifest entry the server reads at request time: the entry's
+ * URL, the files a page preloads with it) and removes the chunks of builds older than the
+ * previous one (the output folder is not emptied).
  */
 function manifestEntry(name: string): Plugin {
   return {
@@ -26,17 +60,25 @@ function manifestEntry(name: string): Plugin {
       const outDir = options.dir ?? 'dist';
       const entry = fs.readFileSync(path.join(outDir, ENTRY_FILE));
       const version = crypto.createHash('sha256').update(entry).digest('hex').slice(0, 12);
-      const manifest = { name, entry: `/widgets/${name}/${ENTRY_FILE}?v=${version}`, version, builtAt: new Date().toISOString() };
+      const base = `/widgets/${name}/`;
+      const manifest = {
+        name,
+        entry: `${base}${ENTRY_FILE}?v=${version}`,
+        remote: remoteName(name),
+        preload: preloadList(bundle as Parameters<typeof preloadList>[0]).map((f) => `${base}${f}`),
+        version,
+        builtAt: new Date().toISOString(),
+      };
       fs.writeFileSync(path.join(outDir, 'widget.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
       const historyFile = path.join(outDir, '.builds.json');
-      let history: { version: string; files: string[] }[] = [];
+      let history: { version: string; files: string[]; glue: string[] }[] = [];
       try {
         history = JSON.parse(fs.readFileSync(historyFile, 'utf8')) as typeof history;
       } catch {
         history = [];
       }
-      history = [...history.filter((h) => h.version !== version), { version, files: Object.keys(bundle) }].slice(-KEPT_BUILDS);
+      history = [...history.filter((h) => h.version !== version), { version, files: Object.keys(bundle), glue: glueFiles(bundle) }].slice(-KEPT_BUILDS);
       fs.writeFileSync(historyFile, JSON.stringify(history));
       const kept = new Set(history.flatMap((h) => h.files));
       const assets = path.join(outDir, 'assets');
@@ -48,6 +90,72 @@ function manifestEntry(name: string): Plugin {
 }
 
 /**
+ * A kit or contracts file bundled into a widget (`@app/kit/routing`, `@app/kit/too-few-tokens`…)
+ * that imports a host module of its own package (`@app/kit`) must get the page's copy too. The
+ * federation plugin keeps a package's imports of itself local (it would bundle a second kit, with
+ * TanStack Query, into the widget), so those imports are resolved as if the widget made them.
+ */
+function hostModulesFromPackages(root: string, mountFile: string): Plugin {
+  const own = path.join(root, path.sep);
+  return {
+    name: 'widget-host-modules-from-packages',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || importer.startsWith(own) || importer.startsWith('\0') || !(HOST_NAMES as readonly string[]).includes(source)) return null;
+      if (!importer.includes(`${path.sep}widgets${path.sep}kit${path.sep}`) && !importer.includes(`${path.sep}shared-contracts${path.sep}`)) return null;
+      return this.resolve(source, mountFile, { ...options, skipSelf: true });
+    },
+  };
+}
+
+const HOST_NAMES: readonly HostModuleName[] = [...HOST_MODULES.eager, ...HOST_MODULES.lazy];
+const IMPORT_OF = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
+
+/** The host modules a widget's own code imports (tests and stories aside), statically or not. */
+export function importedHostModules(srcDir: string): Set<HostModuleName> {
+  const found = new Set<HostModuleName>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.[cm]?[jt]sx?$/.test(entry.name) && !/\.(test|stories)\./.test(entry.name)) {
+        for (const match of fs.readFileSync(full, 'utf8').matchAll(IMPORT_OF)) {
+          const name = match[1] as HostModuleName;
+          if (HOST_NAMES.includes(name)) found.add(name);
+        }
+      }
+    }
+  };
+  walk(srcDir);
+  return found;
+}
+
+/**
+ * The `shared` option of a widget's remote: React's entries and the eager host modules always
+ * (the loader has them, so declaring them costs nothing, and a React entry missing here would
+ * silently bundle a second React), the lazy ones only when the widget imports them (the remote's
+ * init loads every shared module it declares). Each is a singleton the page must supply
+ * (`import: false`) in a version the widget accepts.
+ */
+export function sharedFor(root: string, dev: boolean) {
+  const require = createRequire(path.join(root, 'package.json'));
+  const versions = new Map<string, string>();
+  const versionOf = (pkg: string) => {
+    let v = versions.get(pkg);
+    if (!v) {
+      v = (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
+      versions.set(pkg, v);
+    }
+    return v;
+  };
+  const imported = importedHostModules(path.join(root, 'src'));
+  const names = HOST_NAMES.filter((n) => (HOST_MODULES.eager as readonly string[]).includes(n) || imported.has(n)).filter((n) => dev || n !== 'react/jsx-dev-runtime');
+  return Object.fromEntries(
+    names.map((n) => [n, { singleton: true, strictVersion: true, requiredVersion: requiredVersion(versionOf(packageOf(n))), import: false as const, suppressMissingImportWarning: true }]),
+  );
+}
+
+/**
  * The kit's Markdown renderer (`@app/kit/markdown`, in the widgets that draw a model's text):
  * mdast-util-to-hast imports the `@ungap/structured-clone` polyfill (≈3 KB), which only hands
  * over to the browser's own `structuredClone` — every browser the build targets has it.
@@ -55,37 +163,61 @@ function manifestEntry(name: string): Plugin {
 const MARKDOWN_ALIAS = { '@ungap/structured-clone': path.join(import.meta.dirname, '..', '..', 'kit', 'src', 'markdown', 'structured-clone.ts') };
 
 /**
- * The whole vite config of a widget: one ES module (`remoteEntry.js`, exporting `mount`) served
- * by the server under `/widgets/<name>/`, with React, the query client, the kit and the
- * contracts supplied by the host page (`HOST_MODULES`). `vite dev` serves the same module from
- * `src/mount.tsx`, hot-reloaded inside the real pages. `alias` replaces a bundled module with a
- * file of the widget (e.g. a polyfill every target browser has built in), in build and dev alike;
- * the Markdown renderer's polyfill is always replaced (`MARKDOWN_ALIAS`).
+ * The whole vite config of a widget: a Module Federation remote (`remoteEntry.js`, exposing
+ * `./mount`, whose module exports `mount`) served by the server under `/widgets/<name>/`, with
+ * React, the kit and the contracts' browser entry shared from the host page (`HOST_MODULES`).
+ * `vite dev` serves the same remote from source, hot-reloaded inside the real pages. `alias`
+ * replaces a bundled module with a file of the widget (e.g. a polyfill every target browser has
+ * built in), in build and dev alike; the Markdown renderer's polyfill is always replaced
+ * (`MARKDOWN_ALIAS`).
  */
-export function widgetConfig(opts: { name: string; root: string; devPort?: number; alias?: Record<string, string> }): UserConfig {
-  const hostNames: string[] = [...HOST_MODULES.eager, ...HOST_MODULES.lazy];
+export function widgetConfig(opts: { name: string; root: string; devPort?: number; alias?: Record<string, string> }): UserConfigFnObject {
   const alias = { ...MARKDOWN_ALIAS, ...opts.alias };
-  return defineConfig({
-    root: opts.root,
-    base: `/widgets/${opts.name}/`,
-    logLevel: 'warn',
-    plugins: [react(), hostImports(), manifestEntry(opts.name)],
-    resolve: { alias },
-    // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
-    // dependency would carry a React of its own.
-    optimizeDeps: { noDiscovery: true, include: [], exclude: hostNames },
-    server: { port: opts.devPort, strictPort: false, origin: opts.devPort ? `http://localhost:${String(opts.devPort)}` : undefined, cors: true },
-    build: {
-      target: 'es2022',
-      outDir: 'dist',
-      emptyOutDir: false,
-      modulePreload: false,
-      reportCompressedSize: false,
-      rolldownOptions: {
-        input: { remoteEntry: path.join(opts.root, 'src', 'mount.tsx') },
-        preserveEntrySignatures: 'strict',
-        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'assets/[name]-[hash].js' },
+  const mountFile = path.join(opts.root, 'src', 'mount.tsx');
+  return defineConfig(({ command }): UserConfig => {
+    const dev = command === 'serve';
+    return {
+      root: opts.root,
+      base: `/widgets/${opts.name}/`,
+      logLevel: 'warn',
+      define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+      plugins: [
+        forbiddenImports(opts.root),
+        hostModulesFromPackages(opts.root, mountFile),
+        react(),
+        federation({
+          name: remoteName(opts.name),
+          filename: ENTRY_FILE,
+          exposes: { [EXPOSED_MOUNT]: './src/mount.tsx' },
+          shared: sharedFor(opts.root, dev),
+          // The page's loader supplies the federation runtime (`injectExternalRuntimeCorePlugin`).
+          experiments: { externalRuntime: true },
+          shareStrategy: 'loaded-first',
+          target: 'web',
+          disableSnapshot: true,
+          manifest: false,
+          dts: false,
+        }),
+        manifestEntry(opts.name),
+      ],
+      resolve: { alias },
+      // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
+      // dependency would carry a React of its own.
+      optimizeDeps: { noDiscovery: true, include: [], exclude: [...HOST_NAMES] },
+      server: { port: opts.devPort, strictPort: false, origin: opts.devPort ? `http://localhost:${String(opts.devPort)}` : undefined, cors: true },
+      build: {
+        target: 'es2022',
+        outDir: 'dist',
+        emptyOutDir: false,
+        modulePreload: false,
+        reportCompressedSize: false,
+        lib: { entry: { mount: mountFile }, formats: ['es'] },
+        rolldownOptions: {
+          preserveEntrySignatures: false,
+          // Library mode keeps whitespace and annotations in ES output; these files are only ever run, never read.
+          output: { format: 'es', minify: !dev, comments: { annotation: dev }, entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js' },
+        },
       },
-    },
+    };
   });
 }

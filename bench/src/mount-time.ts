@@ -1,0 +1,147 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../e2e/support/browser.ts';
+import { runWhenMain } from './standalone.ts';
+import { startProcess, stop, type Started } from './speed.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The last commit whose widgets were linked by the host registry of our own (before Module
+ * Federation): the "today's build" the federated build is timed against, built from its own tree
+ * and served by its own server in the same run.
+ */
+export const BASELINE_COMMIT = '752924df5c875f05144e2330c8ad81f30c352924';
+/** The pages timed, and the widgets each mounts (what the baseline tree builds). */
+const PAGES = [
+  { path: '/dashboard', widgets: ['welcome-notice', 'dashboard', 'history-button', 'conversion'] },
+  { path: '/chat', widgets: ['chat'] },
+] as const;
+/** Cold loads of each page on each build (fresh browser context: empty cache), alternating. */
+const ROUNDS = 15;
+/** The first rounds warm the servers and Chromium up: not counted. */
+const WARMUP = 3;
+/** Target: the federated build is not slower than the baseline (p50 ratio ≤ 1). */
+export const MOUNT_TIME_TARGET = 1;
+/** What fails the bench: page loads on loopback swing ±20 % between runs on this machine. */
+export const MOUNT_TIME_FLOOR = 1.25;
+
+export interface MountTimeRow {
+  path: string;
+  widgets: number;
+  baselineP50Ms: number;
+  federationP50Ms: number;
+  ratio: number;
+}
+
+export interface MountTimeReport {
+  baselineCommit: string;
+  /** Set when the baseline could not be built (e.g. a shallow clone without its commit): nothing was compared. */
+  skipped?: string;
+  rounds: number;
+  rows: MountTimeRow[];
+  target: number;
+  floor: number;
+}
+
+/** The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>`. */
+function baselineTree(): string {
+  const dir = path.join(os.tmpdir(), `ns-baseline-${BASELINE_COMMIT.slice(0, 12)}`);
+  const done = path.join(dir, '.bench-ready');
+  if (fs.existsSync(done)) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = execFileSync('git', ['-C', ROOT, 'archive', BASELINE_COMMIT], { maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  // Its node_modules: this checkout's packages (the baseline's lock differs only by the federation
+  // packages it does not use; es-module-lexer, which its build config needs, is a dependency of
+  // this workspace for that), with its own workspaces under @app.
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(path.join(modules, '@app'), { recursive: true });
+  for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
+    if (entry !== '@app' && entry !== '.bin') fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
+  }
+  const workspaces = ['shared-contracts', 'server', 'host-pages', 'storybook', 'e2e', 'bench', ...fs.readdirSync(path.join(dir, 'widgets')).map((w) => `widgets/${w}`)];
+  for (const workspace of workspaces) {
+    const pkg = path.join(dir, workspace, 'package.json');
+    if (!fs.existsSync(pkg)) continue;
+    const name = (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name: string }).name;
+    if (name.startsWith('@app/')) fs.symlinkSync(path.join(dir, workspace), path.join(modules, name));
+    // What npm installed for this workspace alone (a version the others do not share).
+    const own = path.join(ROOT, workspace, 'node_modules');
+    if (fs.existsSync(own)) fs.symlinkSync(own, path.join(dir, workspace, 'node_modules'));
+  }
+  const widgets = [...new Set(PAGES.flatMap((p) => p.widgets))];
+  const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-frontend.mjs'), 'loader', ...widgets], { cwd: dir, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`mount-time bench: the baseline's build failed:\n${build.stdout}\n${build.stderr}`);
+  fs.writeFileSync(done, new Date().toISOString());
+  return dir;
+}
+
+/** Time from navigation start to every widget of the page mounted (or failed), in a cold context. */
+async function mountTime(browser: Browser, server: Started, pathname: string): Promise<number> {
+  const context = await browser.newContext({ locale: 'ru-RU' });
+  try {
+    await context.addCookies([{ name: 'session', value: server.info.cookie ?? '', url: server.info.baseUrl }]);
+    await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(server.info.token ?? '')});` });
+    // Runs before the page's scripts: when the loader's promise settles, the moment is kept.
+    await context.addInitScript({
+      content: `addEventListener('DOMContentLoaded', () => { window.__widgetsReady?.then(() => { window.__mountedAt = performance.now(); }); });`,
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.info.baseUrl}${pathname}`);
+    await page.waitForFunction('window.__mountedAt !== undefined');
+    const failed = await page.locator('[data-widget][data-failed]').count();
+    if (failed > 0) throw new Error(`mount-time bench: ${String(failed)} widgets failed on ${pathname}`);
+    return await page.evaluate<number>('window.__mountedAt');
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/**
+ * Navigation to every widget mounted, the registry build of `BASELINE_COMMIT` (its loader and
+ * widgets, served by its own server) against this checkout's federated build, in one run and one
+ * Chromium, cold each time, alternating. Both servers run on the machine's Postgres.
+ */
+export async function measureMountTime(): Promise<MountTimeReport> {
+  const report: MountTimeReport = { baselineCommit: BASELINE_COMMIT, rounds: ROUNDS - WARMUP, rows: [], target: MOUNT_TIME_TARGET, floor: MOUNT_TIME_FLOOR };
+  try {
+    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${BASELINE_COMMIT}^{commit}`], { stdio: 'ignore' });
+  } catch {
+    return { ...report, skipped: `the commit ${BASELINE_COMMIT.slice(0, 12)} is not in this clone` };
+  }
+  const tree = baselineTree();
+  const [baseline, federation, browser] = await Promise.all([startProcess('page-server-process.ts', { BENCH_TREE: tree }), startProcess('page-server-process.ts'), launchBrowser()]);
+  try {
+    for (const page of PAGES) {
+      const times = { baseline: [] as number[], federation: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternating which goes first, so neither always follows the other's load.
+        const order = round % 2 ? (['federation', 'baseline'] as const) : (['baseline', 'federation'] as const);
+        for (const side of order) {
+          const ms = await mountTime(browser, side === 'baseline' ? baseline : federation, page.path);
+          if (round >= WARMUP) times[side].push(ms);
+        }
+      }
+      const baselineP50Ms = median(times.baseline);
+      const federationP50Ms = median(times.federation);
+      report.rows.push({ path: page.path, widgets: page.widgets.length, baselineP50Ms, federationP50Ms, ratio: federationP50Ms / baselineP50Ms });
+    }
+  } finally {
+    await browser.close();
+    await Promise.all([stop(baseline), stop(federation)]);
+  }
+  return report;
+}
+
+runWhenMain(import.meta.url, measureMountTime);

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newUser } from '@app/server/testing';
+import { instrument } from '../bench/src/react-copies.ts';
+import { buildWidget, setupE2E } from './support/index.ts';
+
+// A frontend team's own checkout: one widget (history-button, on /dashboard beside three others)
+// and the kit, with its own node_modules, where @app/kit is that checkout's copy. Its build is
+// served in place of the repository's; the page's other widgets are the repository's builds.
+const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+const WIDGET = 'history-button';
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-e2e-federation-'));
+const checkout = path.join(scratch, 'checkout');
+const widgetCopy = path.join(checkout, 'widgets', WIDGET);
+const kitCopy = path.join(checkout, 'widgets', 'kit');
+const served = path.join(scratch, 'served');
+
+const withoutBuilds = (src: string) => !/[/\\](node_modules|dist)$/.test(src);
+fs.mkdirSync(path.join(checkout, 'node_modules', '@app'), { recursive: true });
+fs.cpSync(path.join(REPO_ROOT, 'widgets', WIDGET), widgetCopy, { recursive: true, filter: withoutBuilds });
+fs.cpSync(path.join(REPO_ROOT, 'widgets', 'kit'), kitCopy, { recursive: true, filter: withoutBuilds });
+// The checkout's node_modules: the repository's packages, but its own kit.
+for (const entry of fs.readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+  if (entry !== '@app') fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(checkout, 'node_modules', entry));
+}
+for (const entry of fs.readdirSync(path.join(REPO_ROOT, 'node_modules', '@app'))) {
+  const target = entry === 'kit' ? kitCopy : fs.realpathSync(path.join(REPO_ROOT, 'node_modules', '@app', entry));
+  fs.symlinkSync(target, path.join(checkout, 'node_modules', '@app', entry));
+}
+// What the server serves: every widget's build from the repository, the checkout's in place of its own.
+fs.mkdirSync(served);
+for (const name of fs.readdirSync(path.join(REPO_ROOT, 'widgets'))) {
+  fs.symlinkSync(name === WIDGET ? widgetCopy : path.join(REPO_ROOT, 'widgets', name), path.join(served, name));
+}
+
+const e2e = setupE2E({ env: { WIDGETS_DIR: served } });
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** Builds the checkout's widget; a build that fails answers its output. */
+const buildCopy = () => buildWidget(widgetCopy);
+
+function setKitVersion(version: string): void {
+  const file = path.join(kitCopy, 'package.json');
+  const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string };
+  fs.writeFileSync(file, JSON.stringify({ ...pkg, version }, null, 2));
+}
+
+/** Opens /dashboard as a fresh user and reports what mounted, what failed and how many Reacts ran. */
+async function openDashboard() {
+  const user = await newUser(e2e.t.db);
+  const page = await e2e.signedInPage(user);
+  const probe = await instrument(page);
+  const warnings: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'warning' || msg.type() === 'error') warnings.push(msg.text());
+  });
+  await page.goto(e2e.url('/dashboard'));
+  return { ...(await probe.measure('/dashboard')), warnings };
+}
+
+describe('a widget built from another checkout', () => {
+  it('with a newer patch of the kit loads beside the others, on the page’s one React and one kit', async () => {
+    setKitVersion('0.1.1');
+    expect(await buildCopy()).toEqual({ ok: true });
+    const shareMap = fs
+      .readdirSync(path.join(widgetCopy, 'dist', 'assets'))
+      .filter((f) => f.includes('localSharedImportMap'))
+      .map((f) => fs.readFileSync(path.join(widgetCopy, 'dist', 'assets', f), 'utf8'))
+      .join('\n');
+    // It was built against 0.1.1 and accepts any 0.1.x: the page offers 0.1.0.
+    expect(shareMap).toMatch(/"?@app\/kit"?:\w+\(`@app\/kit`,`0\.1\.1`[^)]*requiredVersion:`\^0\.1\.0`/);
+
+    const result = await openDashboard();
+    expect(result.failed).toEqual([]);
+    expect(result.mounted.sort()).toEqual(['conversion', 'dashboard', 'history-button', 'welcome-notice']);
+    expect(result.reactCopies).toBe(1);
+    expect(result.renderers).toBe(1);
+    expect(result.warnings.filter((w) => /does not satisfy|multiple module federation runtime/i.test(w))).toEqual([]);
+    // Its files came from the checkout's build; React and the kit from the page's loader.
+    expect(result.scripts.filter((s) => s.startsWith(`/widgets/${WIDGET}/`)).length).toBeGreaterThan(0);
+  });
+
+  it('built against another minor of the kit: the runtime reports the mismatch, and the page keeps its one React and kit', async () => {
+    setKitVersion('0.2.0');
+    expect(await buildCopy()).toEqual({ ok: true });
+    const result = await openDashboard();
+    // The runtime's check (singleton, strictVersion) names the kit, the page's version and the range
+    // the widget asks for. @module-federation/vite's glue logs it and goes on with the page's copy,
+    // so the widget is not refused: the page still runs one React and one kit.
+    expect(result.errors.join('\n')).toMatch(/Version 0\.1\.0 from ns_host of shared singleton module @app\/kit does not satisfy the requirement of ns_history_button which needs \^0\.2\.0/);
+    expect(result.mounted).toEqual(expect.arrayContaining(['conversion', 'dashboard', 'welcome-notice']));
+    expect(result.reactCopies).toBe(1);
+    expect(result.renderers).toBe(1);
+  });
+});
+
+describe('a widget’s own code', () => {
+  const forbidden = [
+    ['zod', "import * as z from 'zod';\nexport const schema = z.string();"],
+    ['@tanstack/react-query', "import { useQuery } from '@tanstack/react-query';\nexport const use = useQuery;"],
+    ['@radix-ui/react-dialog', "import * as Dialog from '@radix-ui/react-dialog';\nexport const Root = Dialog.Root;"],
+    ['@app/contracts', "import { widgetProps } from '@app/contracts';\nexport const props = widgetProps;"],
+  ] as const;
+
+  it.each(forbidden)('may not import %s: its build fails and says what to use instead', async (name, source) => {
+    setKitVersion('0.1.0');
+    const mount = path.join(widgetCopy, 'src', 'mount.tsx');
+    const original = fs.readFileSync(mount, 'utf8');
+    fs.writeFileSync(path.join(widgetCopy, 'src', 'forbidden.ts'), `${source}\n`);
+    fs.writeFileSync(mount, `import * as forbidden from './forbidden.ts';\nconsole.log(forbidden);\n${original}`);
+    try {
+      const result = await buildCopy();
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.output).toContain(`imports ${name}: `);
+    } finally {
+      fs.writeFileSync(mount, original);
+      fs.rmSync(path.join(widgetCopy, 'src', 'forbidden.ts'));
+    }
+  });
+});
