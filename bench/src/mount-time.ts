@@ -93,10 +93,11 @@ async function mountTime(browser: Browser, server: Started, pathname: string): P
     });
     const page = await context.newPage();
     await page.goto(`${server.info.baseUrl}${pathname}`);
-    await page.waitForFunction('window.__mountedAt !== undefined');
+    // Functions, not strings: the page's CSP forbids evaluating a string.
+    await page.waitForFunction(() => (globalThis as { __mountedAt?: number }).__mountedAt !== undefined);
     const failed = await page.locator('[data-widget][data-failed]').count();
     if (failed > 0) throw new Error(`mount-time bench: ${String(failed)} widgets failed on ${pathname}`);
-    return await page.evaluate<number>('window.__mountedAt');
+    return await page.evaluate(() => (globalThis as { __mountedAt?: number }).__mountedAt ?? Number.NaN);
   } finally {
     await context.close();
   }
