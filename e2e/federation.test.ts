@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newUser } from '@app/server/testing';
 import { instrument } from '../bench/src/react-copies.ts';
-import { buildWidget, setupE2E } from './support/index.ts';
+import { buildWidget, linkNodeModules, repoWorkspaces, setupE2E } from './support/index.ts';
 
 // A frontend team's own checkout: one widget (history-button, on /dashboard beside three others)
 // and the kit, with its own node_modules, where @app/kit is that checkout's copy. Its build is
@@ -19,17 +19,10 @@ const kitCopy = path.join(checkout, 'widgets', 'kit');
 const served = path.join(scratch, 'served');
 
 const withoutBuilds = (src: string) => !/[/\\](node_modules|dist)$/.test(src);
-fs.mkdirSync(path.join(checkout, 'node_modules', '@app'), { recursive: true });
 fs.cpSync(path.join(REPO_ROOT, 'widgets', WIDGET), widgetCopy, { recursive: true, filter: withoutBuilds });
 fs.cpSync(path.join(REPO_ROOT, 'widgets', 'kit'), kitCopy, { recursive: true, filter: withoutBuilds });
 // The checkout's node_modules: the repository's packages, but its own kit.
-for (const entry of fs.readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
-  if (entry !== '@app') fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(checkout, 'node_modules', entry));
-}
-for (const entry of fs.readdirSync(path.join(REPO_ROOT, 'node_modules', '@app'))) {
-  const target = entry === 'kit' ? kitCopy : fs.realpathSync(path.join(REPO_ROOT, 'node_modules', '@app', entry));
-  fs.symlinkSync(target, path.join(checkout, 'node_modules', '@app', entry));
-}
+linkNodeModules(checkout, { ...repoWorkspaces(), '@app/kit': kitCopy });
 // What the server serves: every widget's build from the repository, the checkout's in place of its own.
 fs.mkdirSync(served);
 for (const name of fs.readdirSync(path.join(REPO_ROOT, 'widgets'))) {

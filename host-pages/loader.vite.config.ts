@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vite';
+import { installedVersion } from '@app/widget-build';
 
 const root = import.meta.dirname;
-const require = createRequire(path.join(root, 'package.json'));
-const versionOf = (pkg: string) => (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) => installedVersion(root, pkg);
 
 /**
  * The browser loader, the page's Module Federation host: `loader.js` imports its boot chunk (the

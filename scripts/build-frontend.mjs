@@ -13,7 +13,7 @@ const widgets = fs
   .filter((name) => only.length === 0 || only.includes(name));
 
 const jobs = [
-  ...(only.length === 0 || only.includes('loader') ? [{ name: 'loader', cwd: path.join(root, 'host-pages'), args: ['build', '--config', 'loader.vite.config.ts'] }] : []),
+  ...(only.length === 0 || only.includes('loader') ? [{ name: 'loader', cwd: path.join(root, 'host-pages'), args: ['build', '--config', 'loader.vite.config.ts', '--configLoader', 'runner'] }] : []),
   ...widgets.map((name) => ({ name, cwd: path.join(widgetsDir, name), args: ['build', '--configLoader', 'runner'] })),
 ];
 

@@ -25,6 +25,7 @@ export function widgetNames(): string[] {
 export async function buildDevLoader(outDir: string = DEV_LOADER_DIR): Promise<void> {
   await build({
     configFile: path.join(REPO_ROOT, 'host-pages', 'loader.vite.config.ts'),
+    configLoader: 'runner',
     mode: 'development',
     logLevel: 'warn',
     define: { 'process.env.NODE_ENV': JSON.stringify('development') },

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/browser.ts';
+import { linkNodeModules } from '../../e2e/support/checkout.ts';
 import { runWhenMain } from './standalone.ts';
 import { startProcess, stop, type Started } from './speed.ts';
 
@@ -59,21 +60,16 @@ function baselineTree(): string {
   // Its node_modules: this checkout's packages (the baseline's lock differs only by the federation
   // packages it does not use; es-module-lexer, which its build config needs, is a dependency of
   // this workspace for that), with its own workspaces under @app.
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(path.join(modules, '@app'), { recursive: true });
-  for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
-    if (entry !== '@app' && entry !== '.bin') fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
-  }
-  const workspaces = ['shared-contracts', 'server', 'host-pages', 'storybook', 'e2e', 'bench', ...fs.readdirSync(path.join(dir, 'widgets')).map((w) => `widgets/${w}`)];
-  for (const workspace of workspaces) {
+  const workspaces: Record<string, string> = {};
+  for (const workspace of ['shared-contracts', 'server', 'host-pages', 'storybook', 'e2e', 'bench', ...fs.readdirSync(path.join(dir, 'widgets')).map((w) => `widgets/${w}`)]) {
     const pkg = path.join(dir, workspace, 'package.json');
     if (!fs.existsSync(pkg)) continue;
-    const name = (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name: string }).name;
-    if (name.startsWith('@app/')) fs.symlinkSync(path.join(dir, workspace), path.join(modules, name));
+    workspaces[(JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name: string }).name] = path.join(dir, workspace);
     // What npm installed for this workspace alone (a version the others do not share).
     const own = path.join(ROOT, workspace, 'node_modules');
     if (fs.existsSync(own)) fs.symlinkSync(own, path.join(dir, workspace, 'node_modules'));
   }
+  linkNodeModules(dir, workspaces);
   const widgets = [...new Set(PAGES.flatMap((p) => p.widgets))];
   const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-frontend.mjs'), 'loader', ...widgets], { cwd: dir, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`mount-time bench: the baseline's build failed:\n${build.stdout}\n${build.stderr}`);

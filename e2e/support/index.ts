@@ -3,3 +3,4 @@ export * from './pages.ts';
 export * from './harness.ts';
 export * from './axe.ts';
 export * from './build.ts';
+export * from './checkout.ts';

@@ -3,6 +3,7 @@ import * as ReactDOM from 'react-dom';
 import * as ReactDOMClient from 'react-dom/client';
 import * as JsxRuntime from 'react/jsx-runtime';
 import * as JsxDevRuntime from 'react/jsx-dev-runtime';
+import type { WidgetManifestEntry } from '@app/contracts';
 import * as Contracts from '@app/contracts/browser';
 import * as Kit from '@app/kit';
 import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/runtime';
@@ -12,11 +13,7 @@ import { EXPOSED_MOUNT, packageOf, type EagerHostModule, type HostModuleName, ty
 
 declare const __HOST_VERSIONS__: Record<ReturnType<typeof packageOf>, string>;
 
-interface ManifestEntry {
-  name: string;
-  entry: string;
-  remote?: string;
-}
+type ManifestEntry = Pick<WidgetManifestEntry, 'name' | 'entry' | 'remote'>;
 type WidgetModule = { mount?: (el: HTMLElement, props: unknown) => () => void };
 
 const LOAD_FAILED = 'Не удалось загрузить модуль страницы. Обновите страницу.';
@@ -111,8 +108,7 @@ export async function boot(): Promise<void> {
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
   const remotes = Object.values(manifest)
-    .filter((m) => m.remote)
-    .map((m) => ({ name: m.remote ?? '', entry: new URL(m.entry, location.href).href, type: 'module' }));
+    .map((m) => ({ name: m.remote, entry: new URL(m.entry, location.href).href, type: 'module' }));
   const federation = createInstance({
     name: 'ns_host',
     remotes,

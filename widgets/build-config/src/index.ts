@@ -130,6 +130,12 @@ export function importedHostModules(srcDir: string): Set<HostModuleName> {
   return found;
 }
 
+/** The version of `pkg` as a package in `dir` resolves it (its `package.json`). */
+export function installedVersion(dir: string, pkg: string): string {
+  const file = createRequire(path.join(dir, 'package.json')).resolve(`${pkg}/package.json`);
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
 /**
  * The `shared` option of a widget's remote: React's entries and the eager host modules always
  * (the loader has them, so declaring them costs nothing, and a React entry missing here would
@@ -138,20 +144,10 @@ export function importedHostModules(srcDir: string): Set<HostModuleName> {
  * (`import: false`) in a version the widget accepts.
  */
 export function sharedFor(root: string, dev: boolean) {
-  const require = createRequire(path.join(root, 'package.json'));
-  const versions = new Map<string, string>();
-  const versionOf = (pkg: string) => {
-    let v = versions.get(pkg);
-    if (!v) {
-      v = (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
-      versions.set(pkg, v);
-    }
-    return v;
-  };
   const imported = importedHostModules(path.join(root, 'src'));
   const names = HOST_NAMES.filter((n) => (HOST_MODULES.eager as readonly string[]).includes(n) || imported.has(n)).filter((n) => dev || n !== 'react/jsx-dev-runtime');
   return Object.fromEntries(
-    names.map((n) => [n, { singleton: true, strictVersion: true, requiredVersion: requiredVersion(versionOf(packageOf(n))), import: false as const, suppressMissingImportWarning: true }]),
+    names.map((n) => [n, { singleton: true, strictVersion: true, requiredVersion: requiredVersion(installedVersion(root, packageOf(n))), import: false as const, suppressMissingImportWarning: true }]),
   );
 }
 
