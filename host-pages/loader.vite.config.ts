@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vite';
-import { installedVersion } from '@app/widget-build';
+import { installedVersion, preloadList } from '@app/widget-build';
 
 const root = import.meta.dirname;
 const versionOf = (pkg: string) => installedVersion(root, pkg);
@@ -27,6 +28,16 @@ export default defineConfig({
     'process.env.NODE_ENV': JSON.stringify('production'),
   },
   plugins: [
+    {
+      // `loader.json`: the chunks `loader.js` needs at once (its boot chunk with React), which the
+      // server links as modulepreload so they load beside it instead of after it.
+      name: 'loader-preload-list',
+      apply: 'build',
+      writeBundle(options, bundle) {
+        const preload = preloadList(bundle as Parameters<typeof preloadList>[0], 'loader.js').map((f) => `/assets/${f}`);
+        fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload }, null, 2)}\n`);
+      },
+    },
     {
       // The external-runtime plugin reads the runtime's version from its package.json; bundled, that is the whole file.
       name: 'federation-runtime-version',

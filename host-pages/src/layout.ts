@@ -46,6 +46,8 @@ export interface LayoutInput {
   widgets: WidgetMount[];
   manifest: WidgetManifest;
   loaderVersion: string;
+  /** The loader's chunks it needs at once (boot, React), linked as modulepreload. */
+  loaderPreload: readonly string[];
   current?: string;
   banner?: RawHtml | false;
   /** Development only: the React-refresh preamble, run before the loader (widgets from `vite dev`). */
@@ -86,11 +88,12 @@ function header(ctx: PageContext, current: string | undefined): RawHtml {
 const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true"><rect width="28" height="28" rx="8" fill="currentColor"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 /**
- * The files of the page's widgets as `modulepreload` links: the server knows which widgets the
- * page mounts, so their entries and exposed modules load beside the loader instead of after it.
+ * The loader's chunks and the files of the page's widgets as `modulepreload` links: the server
+ * knows which widgets the page mounts, so the boot chunk with React and the widgets' entries and
+ * exposed modules load beside the loader instead of after it.
  */
-function preloads(manifest: WidgetManifest, nonce: string | undefined): RawHtml {
-  const urls = [...new Set(Object.values(manifest).flatMap((m) => [m.entry, ...m.preload]))];
+function preloads(loader: readonly string[], manifest: WidgetManifest, nonce: string | undefined): RawHtml {
+  const urls = [...new Set([...loader, ...Object.values(manifest).flatMap((m) => [m.entry, ...m.preload])])];
   return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
 }
 
@@ -107,7 +110,7 @@ ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
-${preloads(input.manifest, input.styleNonce)}</head>
+${preloads(input.loaderPreload, input.manifest, input.styleNonce)}</head>
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}

@@ -16,6 +16,7 @@ interface Cached<T> {
 export class ManifestStore {
   private readonly entries = new Map<string, Cached<WidgetManifestEntry | null>>();
   private loader: Cached<string> | null = null;
+  private loaderFiles: Cached<string[]> | null = null;
 
   constructor(
     private readonly widgetsDir: string,
@@ -56,6 +57,25 @@ export class ManifestStore {
       if (entry) manifest[name] = entry;
     }
     return manifest;
+  }
+
+  /**
+   * The chunks `loader.js` needs at once (`loader.json` of its build: the boot chunk, React), which
+   * a page links as modulepreload; none if the build wrote no list.
+   */
+  async loaderPreload(): Promise<string[]> {
+    const file = path.join(this.loaderDir, 'loader.json');
+    try {
+      const stat = await fs.stat(file);
+      if (this.loaderFiles?.mtimeMs !== stat.mtimeMs) {
+        const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { preload?: unknown };
+        const preload = Array.isArray(parsed.preload) ? parsed.preload.filter((p): p is string => typeof p === 'string' && /^\/assets\/[\w.-]+\.js$/.test(p)) : [];
+        this.loaderFiles = { mtimeMs: stat.mtimeMs, value: preload };
+      }
+      return this.loaderFiles.value;
+    } catch {
+      return [];
+    }
   }
 
   /** Content hash of the loader, for its URL. */

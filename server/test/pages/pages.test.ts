@@ -125,7 +125,12 @@ describe('page documents', () => {
     expect(res.body).toContain('<script type="module" src="/assets/loader.js"></script>');
     // The widget's files load beside the loader, not after it: its entry and what it imports, with the page's nonce.
     const preloads = [...res.body.matchAll(/<link rel="modulepreload" href="([^"]+)" nonce="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-    expect(preloads).toEqual([
+    // First the loader's boot chunk with React (what its build listed in loader.json), then the widget's.
+    const loaderPreload = (JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[] }).preload;
+    expect(loaderPreload.some((f) => /^\/assets\/host-boot-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(loaderPreload.some((f) => /^\/assets\/host-react-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(preloads.slice(0, loaderPreload.length)).toEqual(loaderPreload.map((f) => [f, nonce]));
+    expect(preloads.slice(loaderPreload.length)).toEqual([
       ['/widgets/auth/remoteEntry.js?v=abc', nonce],
       ['/widgets/auth/assets/mount-auth.js', nonce],
       ['/widgets/auth/assets/shared-map.js', nonce],

@@ -16,8 +16,13 @@ export const ENTRY_FILE = 'remoteEntry.js';
 /** How many builds' hashed chunks stay in `dist/assets`: a page opened before a redeploy still finds its chunks. */
 const KEPT_BUILDS = 2;
 
-/** The widget's entry and its exposed module, with what they import statically: what a page preloads beside the loader. */
-function preloadList(bundle: Record<string, { type: string; fileName: string; imports?: string[]; dynamicImports?: string[] }>): string[] {
+/**
+ * What a page preloads with an entry (`remoteEntry.js`, the loader's `loader.js`): the entry's
+ * static imports, and what the entry itself imports on demand as soon as it runs (a remote's
+ * exposed module and share map, the loader's boot chunk) with their static imports. Chunks the
+ * code beyond the entry imports lazily (a widget's dialogs, the loader's host chunks) are left out.
+ */
+export function preloadList(bundle: Record<string, { type: string; fileName: string; imports?: string[]; dynamicImports?: string[] }>, entry: string): string[] {
   const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
   const seen = new Set<string>();
@@ -26,11 +31,9 @@ function preloadList(bundle: Record<string, { type: string; fileName: string; im
     seen.add(fileName);
     for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
   };
-  visit(ENTRY_FILE);
-  // What the entry itself imports on demand is what every mount needs: the exposed module and the
-  // share map its init reads. The widget's own lazy chunks (imported from its code) are left out.
-  for (const imported of byName.get(ENTRY_FILE)?.dynamicImports ?? []) visit(imported);
-  return [...seen].filter((f) => f !== ENTRY_FILE && byName.has(f)).sort();
+  visit(entry);
+  for (const imported of byName.get(entry)?.dynamicImports ?? []) visit(imported);
+  return [...seen].filter((f) => f !== entry && byName.has(f)).sort();
 }
 
 /** A module of Module Federation's glue: the plugin's virtual modules and the runtime's helpers. */
@@ -65,7 +68,7 @@ function manifestEntry(name: string): Plugin {
         name,
         entry: `${base}${ENTRY_FILE}?v=${version}`,
         remote: remoteName(name),
-        preload: preloadList(bundle as Parameters<typeof preloadList>[0]).map((f) => `${base}${f}`),
+        preload: preloadList(bundle as Parameters<typeof preloadList>[0], ENTRY_FILE).map((f) => `${base}${f}`),
         version,
         builtAt: new Date().toISOString(),
       };
