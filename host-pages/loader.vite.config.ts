@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vite';
-import { installedVersion, preloadList } from '@app/widget-build';
+import { defineConfig, type Plugin } from 'vite';
+import { HOST_MODULES, installedVersion, lazyChunkFiles, preloadList } from '@app/widget-build';
 
 const root = import.meta.dirname;
 const versionOf = (pkg: string) => installedVersion(root, pkg);
@@ -28,16 +28,33 @@ export default defineConfig({
     'process.env.NODE_ENV': JSON.stringify('production'),
   },
   plugins: [
-    {
-      // `loader.json`: the chunks `loader.js` needs at once (its boot chunk with React), which the
-      // server links as modulepreload so they load beside it instead of after it.
-      name: 'loader-preload-list',
-      apply: 'build',
-      writeBundle(options, bundle) {
-        const preload = preloadList(bundle as Parameters<typeof preloadList>[0], 'loader.js').map((f) => `/assets/${f}`);
-        fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload }, null, 2)}\n`);
-      },
-    },
+    (() => {
+      // Each lazy host module's name, by its resolved file.
+      const facades = new Map<string, string>();
+      return {
+        // `loader.json`: the chunks `loader.js` needs at once (its boot chunk with React), which the
+        // server links as modulepreload so they load beside it instead of after it, and the files of
+        // each lazy host module (its chunk and what that imports), linked on the pages of widgets
+        // that import it (`hostModules` of their manifest entries).
+        name: 'loader-preload-list',
+        apply: 'build',
+        async buildStart() {
+          for (const name of HOST_MODULES.lazy) {
+            const resolved = await this.resolve(name, path.join(root, 'loader', 'boot.ts'));
+            if (!resolved) throw new Error(`loader build: ${name} does not resolve`);
+            facades.set(resolved.id, name);
+          }
+        },
+        writeBundle(options, bundle) {
+          const chunks = bundle as Parameters<typeof preloadList>[0];
+          const preload = preloadList(chunks, 'loader.js');
+          const lazy = Object.fromEntries(Object.entries(lazyChunkFiles(chunks, facades, preload)).map(([name, files]) => [name, files.map((f) => `/assets/${f}`)]));
+          const missing = HOST_MODULES.lazy.filter((name) => !lazy[name]);
+          if (missing.length > 0) throw new Error(`loader build: no chunk of its own for ${missing.join(', ')}`);
+          fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload: preload.map((f) => `/assets/${f}`), lazy }, null, 2)}\n`);
+        },
+      } satisfies Plugin;
+    })(),
     {
       // The external-runtime plugin reads the runtime's version from its package.json; bundled, that is the whole file.
       name: 'federation-runtime-version',

@@ -146,7 +146,7 @@ export const hostPages = fp<HostPagesOptions>(
         widgets,
         manifest: await store.manifestFor(widgets.map((w) => w.name)),
         loaderVersion: await store.loaderVersion(),
-        loaderPreload: await store.loaderPreload(),
+        loaderFiles: await store.loaderFiles(),
         current: page.nav ?? page.path,
         banner: result.banner,
         fill: result.fill,

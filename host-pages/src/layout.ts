@@ -1,5 +1,6 @@
 import { widgetProps, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
 import { html, jsonForScript, raw, type RawHtml } from './html.ts';
+import type { LoaderFiles } from './manifest.ts';
 
 export interface PageViewer {
   email: string;
@@ -46,8 +47,8 @@ export interface LayoutInput {
   widgets: WidgetMount[];
   manifest: WidgetManifest;
   loaderVersion: string;
-  /** The loader's chunks it needs at once (boot, React), linked as modulepreload. */
-  loaderPreload: readonly string[];
+  /** The loader's chunks it needs at once (boot, React) and those of its lazy host modules, linked as modulepreload. */
+  loaderFiles: LoaderFiles;
   current?: string;
   banner?: RawHtml | false;
   /** Development only: the React-refresh preamble, run before the loader (widgets from `vite dev`). */
@@ -89,11 +90,14 @@ const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28
 
 /**
  * The loader's chunks and the files of the page's widgets as `modulepreload` links: the server
- * knows which widgets the page mounts, so the boot chunk with React and the widgets' entries and
- * exposed modules load beside the loader instead of after it.
+ * knows which widgets the page mounts, so the boot chunk with React, the widgets' entries and
+ * exposed modules, and the chunks of the host modules they import (forms, dialog…) load beside
+ * the loader instead of after it.
  */
-function preloads(loader: readonly string[], manifest: WidgetManifest, nonce: string | undefined): RawHtml {
-  const urls = [...new Set([...loader, ...Object.values(manifest).flatMap((m) => [m.entry, ...m.preload])])];
+function preloads(loader: LoaderFiles, manifest: WidgetManifest, nonce: string | undefined): RawHtml {
+  const widgets = Object.values(manifest);
+  const hostChunks = widgets.flatMap((m) => m.hostModules.flatMap((name) => (Object.hasOwn(loader.lazy, name) ? (loader.lazy[name] ?? []) : [])));
+  const urls = [...new Set([...loader.preload, ...hostChunks, ...widgets.flatMap((m) => [m.entry, ...m.preload])])];
   return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
 }
 
@@ -110,7 +114,7 @@ ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
-${preloads(input.loaderPreload, input.manifest, input.styleNonce)}</head>
+${preloads(input.loaderFiles, input.manifest, input.styleNonce)}</head>
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
 ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</div>` : ''}

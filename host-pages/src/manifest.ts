@@ -1,8 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { WidgetManifestEntrySchema, type WidgetManifest, type WidgetManifestEntry } from '@app/contracts';
 import { devManifestEntry } from './dev.ts';
+
+const ASSET = z.string().regex(/^\/assets\/[\w.-]+\.js$/);
+/** `loader.json` of the loader's build. */
+const LoaderFilesSchema = z.object({ preload: z.array(ASSET), lazy: z.record(z.string(), z.array(ASSET)).default({}) });
+export type LoaderFiles = z.infer<typeof LoaderFilesSchema>;
+const NO_LOADER_FILES: LoaderFiles = { preload: [], lazy: {} };
 
 interface Cached<T> {
   mtimeMs: number;
@@ -16,7 +23,7 @@ interface Cached<T> {
 export class ManifestStore {
   private readonly entries = new Map<string, Cached<WidgetManifestEntry | null>>();
   private loader: Cached<string> | null = null;
-  private loaderFiles: Cached<string[]> | null = null;
+  private loaderList: Cached<LoaderFiles> | null = null;
 
   constructor(
     private readonly widgetsDir: string,
@@ -60,21 +67,21 @@ export class ManifestStore {
   }
 
   /**
-   * The chunks `loader.js` needs at once (`loader.json` of its build: the boot chunk, React), which
-   * a page links as modulepreload; none if the build wrote no list.
+   * What a page links as modulepreload of the loader's build (`loader.json`): the chunks
+   * `loader.js` needs at once (the boot chunk, React), and the files of each lazy host module;
+   * nothing if the build wrote no list.
    */
-  async loaderPreload(): Promise<string[]> {
+  async loaderFiles(): Promise<LoaderFiles> {
     const file = path.join(this.loaderDir, 'loader.json');
     try {
       const stat = await fs.stat(file);
-      if (this.loaderFiles?.mtimeMs !== stat.mtimeMs) {
-        const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { preload?: unknown };
-        const preload = Array.isArray(parsed.preload) ? parsed.preload.filter((p): p is string => typeof p === 'string' && /^\/assets\/[\w.-]+\.js$/.test(p)) : [];
-        this.loaderFiles = { mtimeMs: stat.mtimeMs, value: preload };
+      if (this.loaderList?.mtimeMs !== stat.mtimeMs) {
+        const parsed = LoaderFilesSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+        this.loaderList = { mtimeMs: stat.mtimeMs, value: parsed.success ? parsed.data : NO_LOADER_FILES };
       }
-      return this.loaderFiles.value;
+      return this.loaderList.value;
     } catch {
-      return [];
+      return NO_LOADER_FILES;
     }
   }
 

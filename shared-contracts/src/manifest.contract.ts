@@ -9,6 +9,12 @@ export const WidgetManifestEntrySchema = z.object({
   remote: z.string(),
   /** The files every mount of the widget loads besides its entry: the page links them as modulepreload, so they load beside the loader. */
   preload: z.array(z.string()),
+  /**
+   * The host modules only some widgets use (chunks of the loader's build: forms, dialog…) this
+   * widget imports: the page preloads their chunks with it (`loader.json` names each one's files).
+   * A widget built before the list existed has none.
+   */
+  hostModules: z._default(z.array(z.string()), []),
   version: z.string(),
   builtAt: z.string(),
 });

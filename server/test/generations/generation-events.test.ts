@@ -78,6 +78,9 @@ describe('generation progress by notification', () => {
         streams.push(stream);
       }
       await markRunning(other, id);
+      // Each change is waited for: a stream sends the run's latest state, so changes that come
+      // closer together than it writes are one event (that coalescing is not what this counts).
+      for (const stream of streams) await stream.waitFor((e) => e.event === 'progress' && (e.data as Progress).status === 'running');
       for (let step = 10; step <= 90; step += 10) {
         await setProgress(other, id, step);
         for (const stream of streams) await stream.waitFor((e) => e.event === 'progress' && (e.data as Progress).progress === step);

@@ -6,7 +6,7 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
 import { forbiddenImports } from './forbidden-imports.ts';
-import { EXPOSED_MOUNT, HOST_MODULES, packageOf, remoteName, requiredVersion, type HostModuleName } from './host-modules.ts';
+import { EXPOSED_MOUNT, HOST_MODULES, packageOf, remoteName, requiredVersion, type HostModuleName, type LazyHostModule } from './host-modules.ts';
 
 export { HOST_MODULES, EXPOSED_MOUNT, remoteName } from './host-modules.ts';
 
@@ -16,24 +16,44 @@ export const ENTRY_FILE = 'remoteEntry.js';
 /** How many builds' hashed chunks stay in `dist/assets`: a page opened before a redeploy still finds its chunks. */
 const KEPT_BUILDS = 2;
 
+type BundleChunk = { type: string; fileName: string; facadeModuleId?: string | null; imports?: string[]; dynamicImports?: string[] };
+
+/** `fileName` and every chunk it imports statically, however deep. */
+function staticClosure(byName: Map<string, BundleChunk>, fileName: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(fileName) || !byName.has(fileName)) return seen;
+  seen.add(fileName);
+  for (const imported of byName.get(fileName)?.imports ?? []) staticClosure(byName, imported, seen);
+  return seen;
+}
+
+const chunksOf = (bundle: Record<string, BundleChunk>) => new Map(Object.values(bundle).filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+
 /**
  * What a page preloads with an entry (`remoteEntry.js`, the loader's `loader.js`): the entry's
  * static imports, and what the entry itself imports on demand as soon as it runs (a remote's
  * exposed module and share map, the loader's boot chunk) with their static imports. Chunks the
  * code beyond the entry imports lazily (a widget's dialogs, the loader's host chunks) are left out.
  */
-export function preloadList(bundle: Record<string, { type: string; fileName: string; imports?: string[]; dynamicImports?: string[] }>, entry: string): string[] {
-  const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-  const byName = new Map(chunks.map((c) => [c.fileName, c]));
-  const seen = new Set<string>();
-  const visit = (fileName: string) => {
-    if (seen.has(fileName)) return;
-    seen.add(fileName);
-    for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
-  };
-  visit(entry);
-  for (const imported of byName.get(entry)?.dynamicImports ?? []) visit(imported);
-  return [...seen].filter((f) => f !== entry && byName.has(f)).sort();
+export function preloadList(bundle: Record<string, BundleChunk>, entry: string): string[] {
+  const byName = chunksOf(bundle);
+  const seen = staticClosure(byName, entry);
+  for (const imported of byName.get(entry)?.dynamicImports ?? []) staticClosure(byName, imported, seen);
+  return [...seen].filter((f) => f !== entry).sort();
+}
+
+/**
+ * The files of each chunk the loader imports on demand (a lazy host module), with what it imports
+ * statically and `loaded` (the loader's own preload) does not already hold: what a page preloads
+ * for a widget that imports that module. `facades` maps a module's resolved file to its name.
+ */
+export function lazyChunkFiles(bundle: Record<string, BundleChunk>, facades: Map<string, string>, loaded: readonly string[]): Record<string, string[]> {
+  const byName = chunksOf(bundle);
+  const files: Record<string, string[]> = {};
+  for (const chunk of byName.values()) {
+    const name = chunk.facadeModuleId ? facades.get(chunk.facadeModuleId) : undefined;
+    if (name) files[name] = [...staticClosure(byName, chunk.fileName)].filter((f) => !loaded.includes(f)).sort();
+  }
+  return files;
 }
 
 /** A module of Module Federation's glue: the plugin's virtual modules and the runtime's helpers. */
@@ -55,7 +75,7 @@ function glueFiles(bundle: Record<string, { type: string; fileName: string; modu
  * URL, the files a page preloads with it) and removes the chunks of builds older than the
  * previous one (the output folder is not emptied).
  */
-function manifestEntry(name: string): Plugin {
+function manifestEntry(name: string, hostModules: readonly string[]): Plugin {
   return {
     name: 'widget-manifest-entry',
     apply: 'build',
@@ -69,6 +89,7 @@ function manifestEntry(name: string): Plugin {
         entry: `${base}${ENTRY_FILE}?v=${version}`,
         remote: remoteName(name),
         preload: preloadList(bundle as Parameters<typeof preloadList>[0], ENTRY_FILE).map((f) => `${base}${f}`),
+        hostModules,
         version,
         builtAt: new Date().toISOString(),
       };
@@ -139,6 +160,12 @@ export function installedVersion(dir: string, pkg: string): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
+/** The lazy host modules a widget imports (its remote declares them shared; a page preloads their chunks with it). */
+export const lazyHostModulesOf = (root: string): LazyHostModule[] => {
+  const imported = importedHostModules(path.join(root, 'src'));
+  return HOST_MODULES.lazy.filter((n) => imported.has(n));
+};
+
 /**
  * The `shared` option of a widget's remote: React's entries and the eager host modules always
  * (the loader has them, so declaring them costs nothing, and a React entry missing here would
@@ -147,8 +174,7 @@ export function installedVersion(dir: string, pkg: string): string {
  * (`import: false`) in a version the widget accepts.
  */
 export function sharedFor(root: string, dev: boolean) {
-  const imported = importedHostModules(path.join(root, 'src'));
-  const names = HOST_NAMES.filter((n) => (HOST_MODULES.eager as readonly string[]).includes(n) || imported.has(n)).filter((n) => dev || n !== 'react/jsx-dev-runtime');
+  const names = [...HOST_MODULES.eager.filter((n) => dev || n !== 'react/jsx-dev-runtime'), ...lazyHostModulesOf(root)];
   return Object.fromEntries(
     names.map((n) => [n, { singleton: true, strictVersion: true, requiredVersion: requiredVersion(installedVersion(root, packageOf(n))), import: false as const, suppressMissingImportWarning: true }]),
   );
@@ -197,7 +223,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
           manifest: false,
           dts: false,
         }),
-        manifestEntry(opts.name),
+        manifestEntry(opts.name, lazyHostModulesOf(opts.root)),
       ],
       resolve: { alias },
       // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
