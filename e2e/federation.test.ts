@@ -35,6 +35,12 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 /** Builds the checkout's widget; a build that fails answers its output. */
 const buildCopy = () => buildWidget(widgetCopy);
 
+/** The code every mount of the checkout's last build loads (its entry and `preload` files, which hold its share map). */
+function builtCode(): string {
+  const { preload } = JSON.parse(fs.readFileSync(path.join(widgetCopy, 'dist', 'widget.json'), 'utf8')) as { preload: string[] };
+  return ['remoteEntry.js', ...preload.map((url) => url.replace(`/widgets/${WIDGET}/`, ''))].map((f) => fs.readFileSync(path.join(widgetCopy, 'dist', f), 'utf8')).join('\n');
+}
+
 function setKitVersion(version: string): void {
   const file = path.join(kitCopy, 'package.json');
   const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string };
@@ -58,11 +64,7 @@ describe('a widget built from another checkout', () => {
   it('with a newer patch of the kit loads beside the others, on the page’s one React and one kit', async () => {
     setKitVersion('0.1.1');
     expect(await buildCopy()).toEqual({ ok: true });
-    const shareMap = fs
-      .readdirSync(path.join(widgetCopy, 'dist', 'assets'))
-      .filter((f) => f.includes('localSharedImportMap'))
-      .map((f) => fs.readFileSync(path.join(widgetCopy, 'dist', 'assets', f), 'utf8'))
-      .join('\n');
+    const shareMap = builtCode();
     // It was built against 0.1.1 and accepts any 0.1.x: the page offers 0.1.0.
     expect(shareMap).toMatch(/"?@app\/kit"?:\w+\(`@app\/kit`,`0\.1\.1`[^)]*requiredVersion:`\^0\.1\.0`/);
 
@@ -97,6 +99,31 @@ describe('a widget’s own code', () => {
     ['@radix-ui/react-dialog', "import * as Dialog from '@radix-ui/react-dialog';\nexport const Root = Dialog.Root;"],
     ['@app/contracts', "import { widgetProps } from '@app/contracts';\nexport const props = widgetProps;"],
   ] as const;
+
+  it('may not bundle React: a library that imports react-dom, which the widget’s sources do not, fails its build; importing it there shares it', async () => {
+    setKitVersion('0.1.0');
+    // A library of the checkout's own (its node_modules are links to the repository's packages, and this folder).
+    const library = path.join(checkout, 'node_modules', 'portal-helper');
+    fs.mkdirSync(library);
+    fs.writeFileSync(path.join(library, 'package.json'), JSON.stringify({ name: 'portal-helper', version: '1.0.0', type: 'module', main: 'index.js' }));
+    fs.writeFileSync(path.join(library, 'index.js'), "import { createPortal } from 'react-dom';\nexport const portal = (node, el) => createPortal(node, el);\n");
+    const mount = path.join(widgetCopy, 'src', 'mount.tsx');
+    const original = fs.readFileSync(mount, 'utf8');
+    try {
+      fs.writeFileSync(mount, `import { portal } from 'portal-helper';\nconsole.log(portal);\n${original}`);
+      const refused = await buildCopy();
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.output).toMatch(/node_modules\/react-dom\/.* is bundled into the widget \(imported by .*portal-helper.*\): the page supplies react-dom/);
+      // The widget's own import of react-dom declares it: the library then uses the page's.
+      fs.writeFileSync(mount, `import 'react-dom';\nimport { portal } from 'portal-helper';\nconsole.log(portal);\n${original}`);
+      const built = await buildCopy();
+      expect(built).toEqual({ ok: true });
+      expect(builtCode()).toMatch(/"?react-dom"?:\w+\(`react-dom`/);
+    } finally {
+      fs.writeFileSync(mount, original);
+      fs.rmSync(library, { recursive: true, force: true });
+    }
+  });
 
   it.each(forbidden)('may not import %s: its build fails and says what to use instead', async (name, source) => {
     setKitVersion('0.1.0');

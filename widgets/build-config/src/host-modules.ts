@@ -13,6 +13,19 @@ export const HOST_MODULES = {
   lazy: ['@app/kit/forms', '@app/kit/dialog', '@app/kit/tabs', '@app/kit/stream', '@app/contracts/generation'],
 } as const;
 
+/**
+ * Host modules a widget's remote declares only when its own sources import them; the others of
+ * `eager` it always declares (React and its JSX runtime, which libraries import too, the kit and
+ * the contracts). Each declared module costs the page a share negotiation in the remote's init
+ * (≈5 % of /dashboard's time to mounted for two of them on four widgets, `bench/report/`), and
+ * react-dom is what only a widget's own `createPortal` or a library's would import: a library
+ * that does is caught by its build instead (`noBundledReact`).
+ */
+export const DECLARED_WHEN_IMPORTED: readonly HostModuleName[] = ['react-dom', 'react-dom/client'];
+
+/** What of React must never be in a widget's bundle: the page's copy is the one React. */
+export const REACT_PACKAGES = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
+
 export type EagerHostModule = (typeof HOST_MODULES.eager)[number];
 export type LazyHostModule = (typeof HOST_MODULES.lazy)[number];
 export type HostModuleName = EagerHostModule | LazyHostModule;

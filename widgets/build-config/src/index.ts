@@ -6,7 +6,7 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
 import { forbiddenImports } from './forbidden-imports.ts';
-import { EXPOSED_MOUNT, HOST_MODULES, packageOf, remoteName, requiredVersion, type HostModuleName, type LazyHostModule } from './host-modules.ts';
+import { DECLARED_WHEN_IMPORTED, EXPOSED_MOUNT, HOST_MODULES, packageOf, REACT_PACKAGES, remoteName, requiredVersion, type HostModuleName, type LazyHostModule } from './host-modules.ts';
 
 export { HOST_MODULES, EXPOSED_MOUNT, remoteName } from './host-modules.ts';
 
@@ -167,17 +167,53 @@ export const lazyHostModulesOf = (root: string): LazyHostModule[] => {
 };
 
 /**
- * The `shared` option of a widget's remote: React's entries and the eager host modules always
- * (the loader has them, so declaring them costs nothing, and a React entry missing here would
- * silently bundle a second React), the lazy ones only when the widget imports them (the remote's
- * init loads every shared module it declares). Each is a singleton the page must supply
- * (`import: false`) in a version the widget accepts.
+ * The `shared` option of a widget's remote: React, its JSX runtime, the kit and the contracts'
+ * browser entry always (libraries import React too; a React entry missing here would bundle a
+ * second React, which `noBundledReact` fails), React DOM's entries and the lazy host modules only
+ * when the widget's sources import them (`DECLARED_WHEN_IMPORTED`; a remote's init negotiates,
+ * and a lazy one loads, every shared module it declares). Each is a singleton the page must
+ * supply (`import: false`) in a version the widget accepts.
  */
 export function sharedFor(root: string, dev: boolean) {
-  const names = [...HOST_MODULES.eager.filter((n) => dev || n !== 'react/jsx-dev-runtime'), ...lazyHostModulesOf(root)];
+  const imported = importedHostModules(path.join(root, 'src'));
+  const onlyWhenImported = (n: HostModuleName) => (HOST_MODULES.lazy as readonly string[]).includes(n) || DECLARED_WHEN_IMPORTED.includes(n);
+  const names = HOST_NAMES.filter((n) => (onlyWhenImported(n) ? imported.has(n) : dev || n !== 'react/jsx-dev-runtime'));
   return Object.fromEntries(
     names.map((n) => [n, { singleton: true, strictVersion: true, requiredVersion: requiredVersion(installedVersion(root, packageOf(n))), import: false as const, suppressMissingImportWarning: true }]),
   );
+}
+
+/**
+ * The share map and the runtime's shim in one chunk (the plugin makes two of them): a page
+ * fetches three files per widget (the entry, this, the exposed module) instead of four, ≈5 % of
+ * /dashboard's time to mounted (`bench/report/`). The test names the plugin's module ids, which a
+ * release of the plugin may change: then the group takes nothing and the page's request budget
+ * in the bench fails (`PAGE_BUDGETS`).
+ */
+const FEDERATION_GLUE_GROUP = {
+  name: 'federation',
+  test: /^\0?virtual:mf-localSharedImportMap:|^\0?virtual:mf-external-runtime-core$|[\\/]node_modules[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/,
+};
+
+/**
+ * Fails a widget's build that bundles any of React (`REACT_PACKAGES`): a library it uses imports
+ * a React entry the widget's remote does not declare shared, so the widget would run a second
+ * React beside the page's. Importing that entry in the widget's own code declares it.
+ */
+function noBundledReact(): Plugin {
+  return {
+    name: 'widget-no-bundled-react',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const bundled = Object.values(bundle).flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds.filter((id) => REACT_PACKAGES.test(id)) : []));
+      if (bundled.length === 0) return;
+      // Where React comes in: the module of React that something other than React imports.
+      const importersOf = (id: string) => (this.getModuleInfo(id)?.importers ?? []).filter((importer) => !REACT_PACKAGES.test(importer));
+      const entry = bundled.find((id) => importersOf(id).length > 0) ?? bundled[0] ?? '';
+      const pkg = REACT_PACKAGES.exec(entry)?.[1] ?? 'react';
+      this.error(`${entry} is bundled into the widget (imported by ${importersOf(entry).join(', ') || 'an unknown module'}): the page supplies ${pkg}; import the entry that library uses from the widget's own code (src/mount.tsx), which declares it shared`);
+    },
+  };
 }
 
 /**
@@ -223,6 +259,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
           manifest: false,
           dts: false,
         }),
+        noBundledReact(),
         manifestEntry(opts.name, lazyHostModulesOf(opts.root)),
       ],
       resolve: { alias },
@@ -240,7 +277,14 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
         rolldownOptions: {
           preserveEntrySignatures: false,
           // Library mode keeps whitespace and annotations in ES output; these files are only ever run, never read.
-          output: { format: 'es', minify: !dev, comments: { annotation: dev }, entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js' },
+          output: {
+            format: 'es',
+            minify: !dev,
+            comments: { annotation: dev },
+            entryFileNames: 'assets/[name]-[hash].js',
+            chunkFileNames: 'assets/[name]-[hash].js',
+            codeSplitting: { groups: [FEDERATION_GLUE_GROUP] },
+          },
         },
       },
     };
