@@ -57,7 +57,14 @@ async function openDashboard() {
     if (msg.type() === 'warning' || msg.type() === 'error') warnings.push(msg.text());
   });
   await page.goto(e2e.url('/dashboard'));
-  return { ...(await probe.measure('/dashboard')), warnings };
+  const measured = await probe.measure('/dashboard');
+  // What the page's federation host offers its remotes (a function, not a string: the CSP forbids evaluating one).
+  const offered = await page.evaluate(() => {
+    const federation = (globalThis as { __FEDERATION__?: { __INSTANCES__?: { name: string; options: { shared?: Record<string, unknown> } }[] } }).__FEDERATION__;
+    return Object.keys(federation?.__INSTANCES__?.find((i) => i.name === 'ns_host')?.options.shared ?? {}).sort();
+  });
+  const declared = [...new Set(['welcome-notice', 'dashboard', 'history-button', 'conversion'].flatMap((name) => (JSON.parse(fs.readFileSync(path.join(served, name, 'dist', 'widget.json'), 'utf8')) as { hostModules: string[] }).hostModules))].sort();
+  return { ...measured, warnings, offered, declared };
 }
 
 describe('a widget built from another checkout', () => {
@@ -74,6 +81,10 @@ describe('a widget built from another checkout', () => {
     expect(result.reactCopies).toBe(1);
     expect(result.renderers).toBe(1);
     expect(result.warnings.filter((w) => /does not satisfy|multiple module federation runtime/i.test(w))).toEqual([]);
+    // The page offers what its widgets' remotes declare, and nothing else (no React DOM entry: none of them imports it).
+    expect(result.offered).toEqual(result.declared);
+    expect(result.offered).not.toContain('react-dom');
+    expect(result.offered).toContain('@app/kit');
     // Its files came from the checkout's build; React and the kit from the page's loader.
     expect(result.scripts.filter((s) => s.startsWith(`/widgets/${WIDGET}/`)).length).toBeGreaterThan(0);
   });

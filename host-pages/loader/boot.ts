@@ -13,7 +13,7 @@ import { EXPOSED_MOUNT, packageOf, type EagerHostModule, type HostModuleName, ty
 
 declare const __HOST_VERSIONS__: Record<ReturnType<typeof packageOf>, string>;
 
-type ManifestEntry = Pick<WidgetManifestEntry, 'name' | 'entry' | 'remote'>;
+type ManifestEntry = Pick<WidgetManifestEntry, 'name' | 'entry' | 'remote' | 'hostModules'>;
 type WidgetModule = { mount?: (el: HTMLElement, props: unknown) => () => void };
 
 const LOAD_FAILED = 'Не удалось загрузить модуль страницы. Обновите страницу.';
@@ -39,15 +39,19 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
 };
 
 /**
- * What the page offers the widgets' remotes: every host module as a singleton in the version
- * this loader was built with (a remote checks it against the range it was built for).
+ * What the page offers the widgets' remotes: each host module one of them declares (`hostModules`
+ * of its manifest entry; every one when an entry does not say) as a singleton in the version this
+ * loader was built with (a remote checks it against the range it was built for). A module on
+ * offer that no remote declares would still cost every remote's init a look at it.
  */
-function hostShared(): NonNullable<UserOptions['shared']> {
+function hostShared(widgets: ManifestEntry[]): NonNullable<UserOptions['shared']> {
+  const declared = widgets.some((w) => !w.hostModules) ? null : new Set(widgets.flatMap((w) => w.hostModules ?? []));
+  const wanted = ([name]: [string, unknown]) => !declared || declared.has(name);
   const offer = (name: HostModuleName) => ({ version: __HOST_VERSIONS__[packageOf(name)], scope: 'default', shareConfig: { singleton: true, requiredVersion: false as const } });
   return {
-    ...Object.fromEntries(Object.entries(EAGER).map(([name, mod]) => [name, { ...offer(name as EagerHostModule), lib: () => mod }])),
+    ...Object.fromEntries(Object.entries(EAGER).filter(wanted).map(([name, mod]) => [name, { ...offer(name as EagerHostModule), lib: () => mod }])),
     ...Object.fromEntries(
-      Object.entries(LAZY).map(([name, load]) => [name, { ...offer(name as LazyHostModule), get: () => load().then((mod) => () => mod) }]),
+      Object.entries(LAZY).filter(wanted).map(([name, load]) => [name, { ...offer(name as LazyHostModule), get: () => load().then((mod) => () => mod) }]),
     ),
   };
 }
@@ -112,7 +116,7 @@ export async function boot(): Promise<void> {
   const federation = createInstance({
     name: 'ns_host',
     remotes,
-    shared: hostShared(),
+    shared: hostShared(Object.values(manifest)),
     shareStrategy: 'loaded-first',
     plugins: [
       // Its declared hook type is narrower than the runtime's; the hook returns what it is given.

@@ -11,7 +11,7 @@ export const DEV_PREAMBLE_PATH = '/dev/react-refresh.js';
 
 /** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS): the remote's entry as `vite dev` serves it. */
 export function devManifestEntry(name: string, origin: string): WidgetManifestEntry {
-  return { name, entry: `${origin}/widgets/${name}/remoteEntry.js`, remote: remoteName(name), preload: [], hostModules: [], version: 'dev', builtAt: 'dev' };
+  return { name, entry: `${origin}/widgets/${name}/remoteEntry.js`, remote: remoteName(name), preload: [], version: 'dev', builtAt: 'dev' };
 }
 
 /**

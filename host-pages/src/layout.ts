@@ -96,7 +96,7 @@ const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28
  */
 function preloads(loader: LoaderFiles, manifest: WidgetManifest, nonce: string | undefined): RawHtml {
   const widgets = Object.values(manifest);
-  const hostChunks = widgets.flatMap((m) => m.hostModules.flatMap((name) => (Object.hasOwn(loader.lazy, name) ? (loader.lazy[name] ?? []) : [])));
+  const hostChunks = widgets.flatMap((m) => (m.hostModules ?? []).flatMap((name) => (Object.hasOwn(loader.lazy, name) ? (loader.lazy[name] ?? []) : [])));
   const urls = [...new Set([...loader.preload, ...hostChunks, ...widgets.flatMap((m) => [m.entry, ...m.preload])])];
   return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
 }

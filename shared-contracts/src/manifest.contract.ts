@@ -10,11 +10,12 @@ export const WidgetManifestEntrySchema = z.object({
   /** The files every mount of the widget loads besides its entry: the page links them as modulepreload, so they load beside the loader. */
   preload: z.array(z.string()),
   /**
-   * The host modules only some widgets use (chunks of the loader's build: forms, dialog…) this
-   * widget imports: the page preloads their chunks with it (`loader.json` names each one's files).
-   * A widget built before the list existed has none.
+   * The host modules the widget's remote declares shared: the page's loader offers just those
+   * of its widgets, and the page preloads the chunks of the lazy ones (forms, dialog…: `lazy` of
+   * the loader's `loader.json`). Absent (a build older than the list, a widget served by its dev
+   * server): the loader offers every host module.
    */
-  hostModules: z._default(z.array(z.string()), []),
+  hostModules: z.optional(z.array(z.string())),
   version: z.string(),
   builtAt: z.string(),
 });

@@ -6,7 +6,7 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
 import { forbiddenImports } from './forbidden-imports.ts';
-import { DECLARED_WHEN_IMPORTED, EXPOSED_MOUNT, HOST_MODULES, packageOf, REACT_PACKAGES, remoteName, requiredVersion, type HostModuleName, type LazyHostModule } from './host-modules.ts';
+import { DECLARED_WHEN_IMPORTED, EXPOSED_MOUNT, HOST_MODULES, packageOf, REACT_PACKAGES, remoteName, requiredVersion, type HostModuleName } from './host-modules.ts';
 
 export { HOST_MODULES, EXPOSED_MOUNT, remoteName } from './host-modules.ts';
 
@@ -160,12 +160,6 @@ export function installedVersion(dir: string, pkg: string): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-/** The lazy host modules a widget imports (its remote declares them shared; a page preloads their chunks with it). */
-export const lazyHostModulesOf = (root: string): LazyHostModule[] => {
-  const imported = importedHostModules(path.join(root, 'src'));
-  return HOST_MODULES.lazy.filter((n) => imported.has(n));
-};
-
 /**
  * The `shared` option of a widget's remote: React, its JSX runtime, the kit and the contracts'
  * browser entry always (libraries import React too; a React entry missing here would bundle a
@@ -260,7 +254,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
           dts: false,
         }),
         noBundledReact(),
-        manifestEntry(opts.name, lazyHostModulesOf(opts.root)),
+        manifestEntry(opts.name, Object.keys(sharedFor(opts.root, false))),
       ],
       resolve: { alias },
       // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
