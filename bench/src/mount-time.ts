@@ -22,7 +22,7 @@ const PAGES = [
   { path: '/chat', widgets: ['chat'] },
 ] as const;
 /** Cold loads of each page on each build (fresh browser context: empty cache), alternating. */
-const ROUNDS = 25;
+const ROUNDS = 40;
 /** The first rounds warm the servers and Chromium up: not counted. */
 const WARMUP = 3;
 /** Target: the federated build is not slower than the baseline (p50 ratio ≤ 1). */
