@@ -116,13 +116,13 @@ export function markdown(r: BenchReport): string {
     '',
     '## API speed against a bare server',
     '',
-    `autocannon, ${String(r.speed.connections)} connections, alternating runs on each server after a warm-up (the pages' hot reads 5 rounds of 2 s, the admin panel's lists, with an admin's token over a few hundred users, 5 of 1 s; a round is one run of each, which goes first alternating), each figure the median of the rounds and each ratio the median of the rounds' own ratios. The app runs as \`npm start\` would (production, rate limit and security headers on, bearer token); the bare server is Fastify and pg with the same SQL, compiled from the app's own query builders, and nothing else. Each in its own process. Ratios: app ÷ bare for throughput, bare ÷ app for latency (higher is better for both); target ≥ ${String(r.speed.target)} (✗ marks a miss); a throughput or p50 ratio under ${String(r.speed.floor)} fails the bench (p99, which swings by ±0.2 between runs here, is reported only).`,
+    `autocannon, ${String(r.speed.connections)} connections, alternating runs on each server after a warm-up (the pages' hot reads 5 rounds of 2 s, the admin panel's lists, with an admin's token over a few hundred users, 5 of 1 s; a round is one run of each, which goes first alternating), each figure the median of the rounds and each ratio the median of the rounds' own ratios; latencies are every response's own time (autocannon's percentiles are whole milliseconds). The app runs as \`npm start\` would (production, rate limit and security headers on, bearer token); the bare server is Fastify and pg with the same SQL, compiled from the app's own query builders, and nothing else. Each in its own process. Ratios: app ÷ bare for throughput, bare ÷ app for latency (higher is better for both); target ≥ ${String(r.speed.target)} (✗ marks a miss); a throughput or p50 ratio under ${String(r.speed.floor)} fails the bench (p99, which swings by ±0.2 between runs here, is reported only).`,
     '',
     '| path | as | app req/s | bare req/s | ratioThroughput | app p50 ms | bare p50 ms | ratioP50 | app p99 ms | bare p99 ms | ratioP99 |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.speed.rows.map(
       (row) =>
-        `| \`${row.path}\` | ${row.as} | ${row.app.requestsPerSecond.toFixed(0)} | ${row.bare.requestsPerSecond.toFixed(0)} | ${mark(row.ratioThroughput, r.speed.target)} | ${String(row.app.p50Ms)} | ${String(row.bare.p50Ms)} | ${mark(row.ratioP50, r.speed.target)} | ${String(row.app.p99Ms)} | ${String(row.bare.p99Ms)} | ${mark(row.ratioP99, r.speed.target)} |`,
+        `| \`${row.path}\` | ${row.as} | ${row.app.requestsPerSecond.toFixed(0)} | ${row.bare.requestsPerSecond.toFixed(0)} | ${mark(row.ratioThroughput, r.speed.target)} | ${row.app.p50Ms.toFixed(2)} | ${row.bare.p50Ms.toFixed(2)} | ${mark(row.ratioP50, r.speed.target)} | ${row.app.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${mark(row.ratioP99, r.speed.target)} |`,
     ),
     '',
     '## Chat messages against a fake provider',
