@@ -21,9 +21,8 @@ interface Cached<T> {
  * (cached per file by mtime), so a widget rebuilt alone is served on the next page load.
  */
 export class ManifestStore {
-  private readonly entries = new Map<string, Cached<WidgetManifestEntry | null>>();
-  private loader: Cached<string> | null = null;
-  private loaderList: Cached<LoaderFiles> | null = null;
+  /** What was read of each file (a manifest entry, `loader.json`, `loader.js`'s hash), by its path. */
+  private readonly files = new Map<string, Cached<unknown>>();
 
   constructor(
     private readonly widgetsDir: string,
@@ -32,29 +31,30 @@ export class ManifestStore {
     private readonly devServers: Record<string, string> = {},
   ) {}
 
+  /**
+   * `read` of the file's content, read again only when its mtime changed; undefined when the file
+   * cannot be read (not built yet, removed).
+   */
+  private async byMtime<T>(file: string, read: (content: Buffer) => T): Promise<T | undefined> {
+    try {
+      const stat = await fs.stat(file);
+      const cached = this.files.get(file) as Cached<T> | undefined;
+      if (cached?.mtimeMs === stat.mtimeMs) return cached.value;
+      const value = read(await fs.readFile(file));
+      this.files.set(file, { mtimeMs: stat.mtimeMs, value });
+      return value;
+    } catch {
+      this.files.delete(file);
+      return undefined;
+    }
+  }
+
   async entry(name: string): Promise<WidgetManifestEntry | null> {
     if (!/^[a-z0-9-]+$/.test(name)) return null;
     const devOrigin = Object.hasOwn(this.devServers, name) ? this.devServers[name] : undefined;
     if (devOrigin) return devManifestEntry(name, devOrigin);
-    const file = path.join(this.widgetsDir, name, 'dist', 'widget.json');
-    let stat;
-    try {
-      stat = await fs.stat(file);
-    } catch {
-      this.entries.delete(name);
-      return null;
-    }
-    const cached = this.entries.get(name);
-    if (cached?.mtimeMs === stat.mtimeMs) return cached.value;
-    let value: WidgetManifestEntry | null = null;
-    try {
-      const parsed = WidgetManifestEntrySchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-      value = parsed.success ? parsed.data : null;
-    } catch {
-      value = null;
-    }
-    this.entries.set(name, { mtimeMs: stat.mtimeMs, value });
-    return value;
+    const entry = await this.byMtime(path.join(this.widgetsDir, name, 'dist', 'widget.json'), (content) => parseJson(content, WidgetManifestEntrySchema));
+    return entry ?? null;
   }
 
   async manifestFor(names: readonly string[]): Promise<WidgetManifest> {
@@ -72,31 +72,23 @@ export class ManifestStore {
    * nothing if the build wrote no list.
    */
   async loaderFiles(): Promise<LoaderFiles> {
-    const file = path.join(this.loaderDir, 'loader.json');
-    try {
-      const stat = await fs.stat(file);
-      if (this.loaderList?.mtimeMs !== stat.mtimeMs) {
-        const parsed = LoaderFilesSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
-        this.loaderList = { mtimeMs: stat.mtimeMs, value: parsed.success ? parsed.data : NO_LOADER_FILES };
-      }
-      return this.loaderList.value;
-    } catch {
-      return NO_LOADER_FILES;
-    }
+    const files = await this.byMtime(path.join(this.loaderDir, 'loader.json'), (content) => parseJson(content, LoaderFilesSchema));
+    return files ?? NO_LOADER_FILES;
   }
 
   /** Content hash of the loader, for its URL. */
   async loaderVersion(): Promise<string> {
-    const file = path.join(this.loaderDir, 'loader.js');
-    try {
-      const stat = await fs.stat(file);
-      if (this.loader?.mtimeMs !== stat.mtimeMs) {
-        const hash = crypto.createHash('sha256').update(await fs.readFile(file)).digest('hex').slice(0, 12);
-        this.loader = { mtimeMs: stat.mtimeMs, value: hash };
-      }
-      return this.loader.value;
-    } catch {
-      return 'missing';
-    }
+    const hash = await this.byMtime(path.join(this.loaderDir, 'loader.js'), (content) => crypto.createHash('sha256').update(content).digest('hex').slice(0, 12));
+    return hash ?? 'missing';
+  }
+}
+
+/** The file's JSON as `schema` reads it; undefined when it is not JSON or not of that shape. */
+function parseJson<T>(content: Buffer, schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false } }): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(content.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }

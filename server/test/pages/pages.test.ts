@@ -148,7 +148,7 @@ describe('page documents', () => {
   });
 
   it('link the loader’s chunks of the host modules their widgets import, each file once, and none for widgets that import none', async () => {
-    const { lazy } = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { lazy: Record<string, string[]> };
+    const { preload, lazy } = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[]; lazy: Record<string, string[]> };
     const dialog = lazy['@app/kit/dialog'] ?? [];
     const tabs = lazy['@app/kit/tabs'] ?? [];
     expect(dialog.some((f) => /^\/assets\/host-dialog-[\w-]+\.js$/.test(f))).toBe(true);
@@ -157,7 +157,7 @@ describe('page documents', () => {
     expect(dialog.filter((f) => tabs.includes(f))).not.toEqual([]);
     const preloadsOf = (body: string) => [...body.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? '');
     const dashboard = preloadsOf((await page('/dashboard', (await newUser(t.db)).cookie)).body);
-    const hostChunks = dashboard.filter((f) => f.startsWith('/assets/host-') && !/host-(boot|react|rolldown-runtime)-/.test(f));
+    const hostChunks = dashboard.filter((f) => f.startsWith('/assets/') && !preload.includes(f));
     expect(hostChunks.sort()).toEqual([...new Set([...dialog, ...tabs])].sort());
     expect(new Set(dashboard).size).toBe(dashboard.length);
     // Before the widgets' own files: their remotes load those modules as they start.

@@ -17,7 +17,7 @@ export const HOST_MODULES = {
  * Host modules a widget's remote declares only when its own sources import them; the others of
  * `eager` it always declares (React and its JSX runtime, which libraries import too, the kit and
  * the contracts). Each declared module costs the page a share negotiation in the remote's init
- * (≈5 % of /dashboard's time to mounted for two of them on four widgets, `bench/report/`), and
+ * (≈5 % of /dashboard's time to mounted for two of them on four widgets, measured A/B), and
  * react-dom is what only a widget's own `createPortal` or a library's would import: a library
  * that does is caught by its build instead (`noBundledReact`).
  */
