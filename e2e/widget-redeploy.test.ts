@@ -59,4 +59,25 @@ describe('a widget rebuilt alone', () => {
     const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
     expect(scripts.some((name) => name.endsWith(after?.entry ?? '-'))).toBe(true);
   });
+
+  it("keeps the previous build's chunks with their compressed copies and removes older ones with theirs", async () => {
+    const dist = path.join(authCopy, 'dist');
+    const builds = () => (JSON.parse(fs.readFileSync(path.join(dist, '.builds.json'), 'utf8')) as { version: string; files: string[] }[]).map((b) => b.files.filter((f) => f.startsWith('assets/')));
+    const [older] = builds();
+    editCopy('(новая сборка)', '(третья сборка)');
+    await buildCopy();
+    const kept = builds();
+    expect(kept).toHaveLength(2);
+    const assets = fs.readdirSync(path.join(dist, 'assets')).map((f) => `assets/${f}`);
+    const keptFiles = new Set(kept.flat());
+    // Every file is one of the two builds' or a compressed copy of one; each kept chunk has its Brotli copy.
+    for (const file of assets) expect(keptFiles.has(file.replace(/\.(br|gz)$/, '')), file).toBe(true);
+    for (const file of keptFiles) if (file.endsWith('.js') && fs.statSync(path.join(dist, file)).size > 1024) expect(assets, file).toContain(`${file}.br`);
+    for (const file of (older ?? []).filter((f) => !keptFiles.has(f))) {
+      expect(assets).not.toContain(file);
+      expect(assets).not.toContain(`${file}.br`);
+      expect(assets).not.toContain(`${file}.gz`);
+    }
+    expect((older ?? []).some((f) => !keptFiles.has(f))).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
-import { HOST_MODULES, installedVersion, lazyChunkFiles, preloadList } from '@app/widget-build';
+import { HOST_MODULES, installedVersion, lazyChunkFiles, precompress, preloadList } from '@app/widget-build';
 
 const root = import.meta.dirname;
 const versionOf = (pkg: string) => installedVersion(root, pkg);
@@ -62,6 +62,7 @@ export default defineConfig({
       resolveId: (source) => (source === '@module-federation/runtime/package.json' ? '\0federation-runtime-version' : null),
       load: (id) => (id === '\0federation-runtime-version' ? `export default { version: ${JSON.stringify(versionOf('@module-federation/runtime'))} };` : null),
     },
+    precompress(),
   ],
   // Static assets (news card icons) are copied next to the loader and served under /assets/.
   publicDir: path.join(root, 'public'),

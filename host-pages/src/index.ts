@@ -86,7 +86,9 @@ export const hostPages = fp<HostPagesOptions>(
     const store = new ManifestStore(opts.widgetsDir, opts.loaderDir, devServers);
 
     // Static files: no session lookup, no rate limit, no database (see STATIC_ROUTE).
-    await app.register(fastifyStatic, { root: opts.loaderDir, serve: false });
+    // A browser that accepts Brotli or gzip gets the copy the build compressed beside each file
+    // (`precompress` in the build config), with `Vary: Accept-Encoding`; the file itself otherwise.
+    await app.register(fastifyStatic, { root: opts.loaderDir, serve: false, preCompressed: true });
     app.get('/assets/favicon.svg', { schema: { hide: true }, config: STATIC_ROUTE }, (_req, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
     );

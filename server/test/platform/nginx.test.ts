@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startNginx, type Nginx } from '../support/index.ts';
 
@@ -64,5 +65,38 @@ describe('deploy/nginx/neurostudio.conf.template', () => {
     const reached = [...failing.seen, ...healthy.seen];
     expect(reached.length, JSON.stringify({ failing: failing.seen, healthy: healthy.seen })).toBe(methods.length * 2);
     expect(statuses.filter((s) => s === 503)).toHaveLength(failing.seen.length);
+  });
+
+  it("passes a process's compressed static file on as it is: the browser's Accept-Encoding reaches the process, the encoding and Vary come back", async () => {
+    const script = `export const x = ${JSON.stringify('й'.repeat(4000))};`;
+    let asked: string | undefined;
+    const encoded = http.createServer((req, res) => {
+      asked = req.headers['accept-encoding'];
+      const br = /\bbr\b/.test(asked ?? '');
+      res.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8', vary: 'accept-encoding', ...(br ? { 'content-encoding': 'br' } : {}) });
+      res.end(br ? zlib.brotliCompressSync(script) : script);
+    });
+    await new Promise<void>((resolve) => encoded.listen(0, '127.0.0.1', resolve));
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-nginx-br-'));
+    const proxy = await startNginx({ dir: own, listen: await freePort(), upstreams: [(encoded.address() as { port: number }).port], waitForHealth: false });
+    try {
+      const raw = await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${proxy.url}/widgets/demo/assets/mount-abcd1234.js`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+      expect(asked).toBe('gzip, deflate, br');
+      expect(raw.headers['content-encoding']).toBe('br');
+      expect(String(raw.headers.vary)).toMatch(/accept-encoding/i);
+      expect(zlib.brotliDecompressSync(raw.body).toString('utf8')).toBe(script);
+    } finally {
+      await proxy.stop();
+      await new Promise((resolve) => encoded.close(resolve));
+      fs.rmSync(own, { recursive: true, force: true });
+    }
   });
 });

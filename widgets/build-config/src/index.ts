@@ -6,9 +6,11 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
 import { forbiddenImports } from './forbidden-imports.ts';
+import { originalOf, precompress } from './precompress.ts';
 import { DECLARED_WHEN_IMPORTED, EXPOSED_MOUNT, HOST_MODULES, packageOf, REACT_PACKAGES, remoteName, requiredVersion, type HostModuleName } from './host-modules.ts';
 
 export { HOST_MODULES, EXPOSED_MOUNT, remoteName } from './host-modules.ts';
+export { precompress } from './precompress.ts';
 
 /** The widget's federation entry (served no-cache; everything else it loads is content-hashed). */
 export const ENTRY_FILE = 'remoteEntry.js';
@@ -107,7 +109,8 @@ function manifestEntry(name: string, hostModules: readonly string[]): Plugin {
       const kept = new Set(history.flatMap((h) => h.files));
       const assets = path.join(outDir, 'assets');
       for (const file of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
-        if (!kept.has(`assets/${file}`)) fs.rmSync(path.join(assets, file), { force: true });
+        // A compressed copy (`.br`, `.gz`) goes with its file.
+        if (!kept.has(`assets/${originalOf(file)}`)) fs.rmSync(path.join(assets, file), { force: true });
       }
     },
   };
@@ -255,6 +258,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
           dts: false,
         }),
         noBundledReact(),
+        precompress(),
         manifestEntry(opts.name, Object.keys(shared)),
       ],
       resolve: { alias },

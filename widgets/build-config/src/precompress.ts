@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** What a browser gets compressed: scripts, styles and vector images. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json)$/;
+
+/** The compressed copies beside a file, by the suffix the server looks for (`@fastify/static`'s `preCompressed`). */
+export const COMPRESSED_SUFFIXES = ['.br', '.gz'] as const;
+
+/** A compressed copy's original (`host-boot-x.js.br` → `host-boot-x.js`); any other name unchanged. */
+export const originalOf = (file: string) => file.replace(/\.(?:br|gz)$/, '');
+
+/**
+ * Writes `file.br` (Brotli, best) and `file.gz` (gzip, best) beside `file`, each only when it is
+ * smaller than the file; a copy left from an earlier build of the same name is removed otherwise.
+ */
+export async function precompressFile(file: string): Promise<void> {
+  const source = await fs.promises.readFile(file);
+  const copies = await Promise.all([
+    brotli(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+    gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  ]);
+  await Promise.all(
+    COMPRESSED_SUFFIXES.map((suffix, i) => {
+      const copy = copies[i];
+      return copy && copy.length < source.length ? fs.promises.writeFile(`${file}${suffix}`, copy) : fs.promises.rm(`${file}${suffix}`, { force: true });
+    }),
+  );
+}
+
+/**
+ * Compressed copies of a build's scripts and styles, written once at build time: the server sends
+ * the one a browser accepts (`Content-Encoding: br` or `gzip`) without compressing per request.
+ */
+export function precompress(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist';
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((f) => COMPRESSIBLE.test(f))
+          .map((f) => precompressFile(path.join(outDir, f))),
+      );
+    },
+  };
+}
