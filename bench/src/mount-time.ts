@@ -23,6 +23,19 @@ const PAGES = [
 ] as const;
 /** Cold loads of each page on each build (fresh browser context: empty cache), alternating. */
 const ROUNDS = 40;
+/**
+ * The networks each page is timed on. Loopback: nothing but the machine's own work, where a
+ * round trip costs nothing and the federated page's extra JavaScript is all that differs. A
+ * round trip of 40 ms (a home connection to a data centre in the same country; Chromium's
+ * emulation adds it to every request, bandwidth unlimited, since bytes are not what a waterfall
+ * costs): what a request that waits on another costs a user. Fewer rounds there: the figures
+ * swing less than the difference the round trips make.
+ */
+export const NETWORKS = [
+  { name: 'loopback', latencyMs: 0, rounds: ROUNDS },
+  { name: 'RTT 40 ms', latencyMs: 40, rounds: 20 },
+] as const;
+type Network = (typeof NETWORKS)[number];
 /** The first rounds warm the servers and Chromium up: not counted. */
 const WARMUP = 3;
 /** Target: the federated build is not slower than the baseline (p50 ratio ≤ 1). */
@@ -32,6 +45,10 @@ export const MOUNT_TIME_FLOOR = 1.25;
 
 export interface MountTimeRow {
   path: string;
+  /** The network the page was loaded over (`NETWORKS`). */
+  network: string;
+  /** Cold loads a side that were counted. */
+  rounds: number;
   widgets: number;
   baselineP50Ms: number;
   federationP50Ms: number;
@@ -42,7 +59,6 @@ export interface MountTimeReport {
   baselineCommit: string;
   /** Set when the baseline could not be built (e.g. a shallow clone without its commit): nothing was compared. */
   skipped?: string;
-  rounds: number;
   rows: MountTimeRow[];
   target: number;
   floor: number;
@@ -78,7 +94,7 @@ function baselineTree(): string {
 }
 
 /** Time from navigation start to every widget of the page mounted (or failed), in a cold context. */
-async function mountTime(browser: Browser, server: Started, pathname: string): Promise<number> {
+async function mountTime(browser: Browser, server: Started, pathname: string, network: Network): Promise<number> {
   const context = await browser.newContext({ locale: 'ru-RU' });
   try {
     await context.addCookies([{ name: 'session', value: server.info.cookie ?? '', url: server.info.baseUrl }]);
@@ -88,6 +104,11 @@ async function mountTime(browser: Browser, server: Started, pathname: string): P
       content: `addEventListener('DOMContentLoaded', () => { window.__widgetsReady?.then(() => { window.__mountedAt = performance.now(); }); });`,
     });
     const page = await context.newPage();
+    if (network.latencyMs > 0) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: network.latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
+    }
     await page.goto(`${server.info.baseUrl}${pathname}`);
     // Functions, not strings: the page's CSP forbids evaluating a string.
     await page.waitForFunction(() => (globalThis as { __mountedAt?: number }).__mountedAt !== undefined);
@@ -111,7 +132,7 @@ const median = (values: number[]) => {
  * Chromium, cold each time, alternating. Both servers run on the machine's Postgres.
  */
 export async function measureMountTime(): Promise<MountTimeReport> {
-  const report: MountTimeReport = { baselineCommit: BASELINE_COMMIT, rounds: ROUNDS - WARMUP, rows: [], target: MOUNT_TIME_TARGET, floor: MOUNT_TIME_FLOOR };
+  const report: MountTimeReport = { baselineCommit: BASELINE_COMMIT, rows: [], target: MOUNT_TIME_TARGET, floor: MOUNT_TIME_FLOOR };
   try {
     execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${BASELINE_COMMIT}^{commit}`], { stdio: 'ignore' });
   } catch {
@@ -120,19 +141,21 @@ export async function measureMountTime(): Promise<MountTimeReport> {
   const tree = baselineTree();
   const [baseline, federation, browser] = await Promise.all([startProcess('page-server-process.ts', { BENCH_TREE: tree }), startProcess('page-server-process.ts'), launchBrowser()]);
   try {
-    for (const page of PAGES) {
-      const times = { baseline: [] as number[], federation: [] as number[] };
-      for (let round = 0; round < ROUNDS; round++) {
-        // Alternating which goes first, so neither always follows the other's load.
-        const order = round % 2 ? (['federation', 'baseline'] as const) : (['baseline', 'federation'] as const);
-        for (const side of order) {
-          const ms = await mountTime(browser, side === 'baseline' ? baseline : federation, page.path);
-          if (round >= WARMUP) times[side].push(ms);
+    for (const network of NETWORKS) {
+      for (const page of PAGES) {
+        const times = { baseline: [] as number[], federation: [] as number[] };
+        for (let round = 0; round < network.rounds; round++) {
+          // Alternating which goes first, so neither always follows the other's load.
+          const order = round % 2 ? (['federation', 'baseline'] as const) : (['baseline', 'federation'] as const);
+          for (const side of order) {
+            const ms = await mountTime(browser, side === 'baseline' ? baseline : federation, page.path, network);
+            if (round >= WARMUP) times[side].push(ms);
+          }
         }
+        const baselineP50Ms = median(times.baseline);
+        const federationP50Ms = median(times.federation);
+        report.rows.push({ path: page.path, network: network.name, rounds: network.rounds - WARMUP, widgets: page.widgets.length, baselineP50Ms, federationP50Ms, ratio: federationP50Ms / baselineP50Ms });
       }
-      const baselineP50Ms = median(times.baseline);
-      const federationP50Ms = median(times.federation);
-      report.rows.push({ path: page.path, widgets: page.widgets.length, baselineP50Ms, federationP50Ms, ratio: federationP50Ms / baselineP50Ms });
     }
   } finally {
     await browser.close();

@@ -97,11 +97,13 @@ export function markdown(r: BenchReport): string {
     ...(r.mountTime.skipped
       ? [`Not measured: ${r.mountTime.skipped}.`]
       : [
-          `The build before Module Federation (commit \`${r.mountTime.baselineCommit.slice(0, 12)}\`: its loader and widgets with the host registry, served by its own server) against this one, in one run and one Chromium: a signed-in user opens the page in a fresh context (empty cache) ${String(r.mountTime.rounds)} times on each, alternating, after warm-up rounds; the time is \`performance.now()\` when the loader’s \`__widgetsReady\` settles. Target: ≤ ${String(r.mountTime.target)}× the baseline (✗ marks a miss); over ${String(r.mountTime.floor)}× fails the bench.`,
+          `The build before Module Federation (commit \`${r.mountTime.baselineCommit.slice(0, 12)}\`: its loader and widgets with the host registry, served by its own server) against this one, in one run and one Chromium: a signed-in user opens the page in a fresh context (empty cache) the given number of times on each, alternating, after warm-up rounds; the time is \`performance.now()\` when the loader’s \`__widgetsReady\` settles. On loopback a round trip costs nothing, so the figure is the machine's own work; with a round trip of 40 ms (Chromium's emulation adds it to every request, bandwidth unlimited) it is what a request waiting on another costs a user. Target: ≤ ${String(r.mountTime.target)}× the baseline on each network (✗ marks a miss); over ${String(r.mountTime.floor)}× fails the bench.`,
           '',
-          '| page | widgets | before federation p50 ms | federation p50 ms | ratio |',
-          '|---|---:|---:|---:|---:|',
-          ...r.mountTime.rows.map((m) => `| ${m.path} | ${String(m.widgets)} | ${m.baselineP50Ms.toFixed(0)} | ${m.federationP50Ms.toFixed(0)} | ${m.ratio.toFixed(2)}${m.ratio <= r.mountTime.target ? '' : ' ✗'} |`),
+          '| page | network | widgets | loads a side | before federation p50 ms | federation p50 ms | ratio |',
+          '|---|---|---:|---:|---:|---:|---:|',
+          ...r.mountTime.rows.map(
+            (m) => `| ${m.path} | ${m.network} | ${String(m.widgets)} | ${String(m.rounds)} | ${m.baselineP50Ms.toFixed(0)} | ${m.federationP50Ms.toFixed(0)} | ${m.ratio.toFixed(2)}${m.ratio <= r.mountTime.target ? '' : ' ✗'} |`,
+          ),
         ]),
     '',
     '## Ledger and webhook throughput',

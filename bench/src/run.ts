@@ -123,7 +123,7 @@ async function main(): Promise<number> {
   if (queue.startLatencyP50Ms > QUEUE_START_TARGET_MS) problems.push(`queue: a run starts ${String(queue.startLatencyP50Ms)} ms (p50) after its commit, target ${String(QUEUE_START_TARGET_MS)}`);
   if (streams.ratio > streams.floor) problems.push(`streams: another user's p95 ${streams.ratio.toFixed(2)}× its baseline with ${String(streams.streams)} open streams, over the floor of ${String(streams.floor)}× (target ${String(streams.target)}×)`);
   for (const row of mountTime.rows) {
-    if (row.ratio > mountTime.floor) problems.push(`mount time: ${row.path} ${row.federationP50Ms.toFixed(0)} ms p50, ${row.ratio.toFixed(2)}× the build before federation (${row.baselineP50Ms.toFixed(0)} ms), over the floor of ${String(mountTime.floor)}×`);
+    if (row.ratio > mountTime.floor) problems.push(`mount time: ${row.path} (${row.network}) ${row.federationP50Ms.toFixed(0)} ms p50, ${row.ratio.toFixed(2)}× the build before federation (${row.baselineP50Ms.toFixed(0)} ms), over the floor of ${String(mountTime.floor)}×`);
   }
   const reactCopies = Math.max(...pages.map((p) => p.reactCopies));
   const report: BenchReport = {
