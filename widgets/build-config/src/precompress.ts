@@ -10,8 +10,12 @@ const gzip = promisify(zlib.gzip);
 /** What a browser gets compressed: scripts, styles and vector images. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json)$/;
 
-/** The compressed copies beside a file, by the suffix the server looks for (`@fastify/static`'s `preCompressed`). */
-export const COMPRESSED_SUFFIXES = ['.br', '.gz'] as const;
+/** Each compressed copy written beside a file, by the suffix the server looks for (`@fastify/static`'s `preCompressed`). */
+const ENCODERS: Record<'.br' | '.gz', (source: Buffer) => Promise<Buffer>> = {
+  '.br': (source) =>
+    brotli(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+  '.gz': (source) => gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }),
+};
 
 /** A compressed copy's original (`host-boot-x.js.br` → `host-boot-x.js`); any other name unchanged. */
 export const originalOf = (file: string) => file.replace(/\.(?:br|gz)$/, '');
@@ -22,14 +26,10 @@ export const originalOf = (file: string) => file.replace(/\.(?:br|gz)$/, '');
  */
 export async function precompressFile(file: string): Promise<void> {
   const source = await fs.promises.readFile(file);
-  const copies = await Promise.all([
-    brotli(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
-    gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }),
-  ]);
   await Promise.all(
-    COMPRESSED_SUFFIXES.map((suffix, i) => {
-      const copy = copies[i];
-      return copy && copy.length < source.length ? fs.promises.writeFile(`${file}${suffix}`, copy) : fs.promises.rm(`${file}${suffix}`, { force: true });
+    Object.entries(ENCODERS).map(async ([suffix, encode]) => {
+      const copy = await encode(source);
+      await (copy.length < source.length ? fs.promises.writeFile(`${file}${suffix}`, copy) : fs.promises.rm(`${file}${suffix}`, { force: true }));
     }),
   );
 }
