@@ -80,12 +80,24 @@ beforeAll(async () => {
   ids.card = (await t.db.selectFrom('dashboard_cards').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
 }, 120_000);
 
-/** The page once its widgets are in and their data has come: nothing loading, no request in flight. */
-async function settled(page: Page, url: string, widgets: boolean): Promise<void> {
+/** Counts the page's requests started and not yet finished (a redirect finishes its first hop). */
+function requestsInFlight(page: Page): () => number {
+  let open = 0;
+  page.on('request', () => open++);
+  page.on('requestfinished', () => open--);
+  page.on('requestfailed', () => open--);
+  return () => open;
+}
+
+/**
+ * The page once its widgets are in and their data has come: nothing loading, no request in flight.
+ * (Conditions, not Playwright's `networkidle`, which waits a fixed 500 ms of quiet on every page.)
+ */
+async function settled(page: Page, inFlight: () => number, url: string, widgets: boolean): Promise<void> {
   if (widgets) await openPage(page, url);
   else await page.goto(url);
-  await page.waitForLoadState('networkidle');
   await page.waitForFunction(`document.querySelectorAll('[data-loading], [aria-busy="true"]').length === 0`, undefined, { timeout: 15_000 });
+  await expect.poll(inFlight, { timeout: 15_000, message: `requests still in flight on ${url}` }).toBe(0);
 }
 
 /** Opens each page in turn at the viewport and collects what axe finds. */
@@ -93,8 +105,9 @@ async function audit(page: Page, viewport: (typeof VIEWPORTS)[number], pages: re
   await page.setViewportSize({ width: viewport.width, height: viewport.height });
   if (SHOTS_DIR) fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const found: string[] = [];
+  const inFlight = requestsInFlight(page);
   for (const [path, widgets] of pages) {
-    await settled(page, e2e.url(path), widgets);
+    await settled(page, inFlight, e2e.url(path), widgets);
     if (SHOTS_DIR) await page.screenshot({ path: join(SHOTS_DIR, `a11y-${String(viewport.width)}${path.replace(/[^\w-]+/g, '_')}.png`), fullPage: true });
     found.push(...(await seriousViolations(page, `${path} at ${String(viewport.width)} px`)));
   }

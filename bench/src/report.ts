@@ -44,6 +44,8 @@ export interface BenchReport {
   ok: boolean;
   problems: string[];
   durationMs: number;
+  /** Seconds each part of the run took, in the order it ran (what CI's time goes on). */
+  phases: { name: string; seconds: number }[];
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -54,7 +56,7 @@ export function markdown(r: BenchReport): string {
   const lines = [
     '# Bench report',
     '',
-    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s). Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
+    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s: ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(0)} s`).join(', ')}). Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
     '',
     '## Widgets',
     '',

@@ -79,17 +79,25 @@ function pagesOnly(pages: PageReport[]): number {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const phases: BenchReport['phases'] = [];
+  /** Runs one part of the bench, keeping how long it took. */
+  const phase = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const t0 = Date.now();
+    const result = await run();
+    phases.push({ name, seconds: (Date.now() - t0) / 1000 });
+    return result;
+  };
   ensureBuilt();
   const names = widgetNames(WIDGETS_DIR);
   const loader = loaderSize(LOADER_DIR);
-  const pages: PageReport[] = (await measurePages()).map((p) => ({ ...p, js: filesSize(p.scripts) }));
+  const pages: PageReport[] = (await phase('pages', measurePages)).map((p) => ({ ...p, js: filesSize(p.scripts) }));
   if (process.argv.includes('--pages')) return pagesOnly(pages);
-  const throughput = await measureThroughput();
-  const speed = await measureSpeed();
-  const chat = await measureChat();
-  const queue = await measureQueue();
-  const streams = await measureStreams();
-  const mountTime = await measureMountTime();
+  const throughput = await phase('ledger', measureThroughput);
+  const speed = await phase('API speed', measureSpeed);
+  const chat = await phase('chat', measureChat);
+  const queue = await phase('queue', measureQueue);
+  const streams = await phase('streams', measureStreams);
+  const mountTime = await phase('mount time', measureMountTime);
   const widgets: WidgetReport[] = names
     .filter((n) => isBuilt(WIDGETS_DIR, n))
     .map((n) => {
@@ -144,6 +152,7 @@ async function main(): Promise<number> {
     ok: problems.length === 0,
     problems,
     durationMs: 0,
+    phases,
   };
   report.durationMs = Date.now() - started;
 
