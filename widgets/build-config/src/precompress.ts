@@ -18,7 +18,10 @@ const ENCODERS: Record<'.br' | '.gz', (source: Buffer) => Promise<Buffer>> = {
 };
 
 /** A compressed copy's original (`host-boot-x.js.br` → `host-boot-x.js`); any other name unchanged. */
-export const originalOf = (file: string) => file.replace(/\.(?:br|gz)$/, '');
+export const originalOf = (file: string) => {
+  const suffix = Object.keys(ENCODERS).find((s) => file.endsWith(s));
+  return suffix ? file.slice(0, -suffix.length) : file;
+};
 
 /**
  * Writes `file.br` (Brotli, best) and `file.gz` (gzip, best) beside `file`, each only when it is
