@@ -18,7 +18,10 @@ export default defineConfig({
           // module level is keyed by the database it serves. 304 s → 218 s for this project, measured.
           // (The widget tests stay isolated: jsdom and React state leak from file to file.)
           isolate: false,
-          testTimeout: 30_000,
+          // Limits that catch a hang, not a speed: three files at once on two cores beside CI's
+          // checks and Storybook build, the slowest tests under the default took 19 s here; a CI
+          // machine twice as slow must not fail them.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
@@ -29,7 +32,8 @@ export default defineConfig({
           include: ['widgets/*/src/**/*.test.tsx', 'widgets/*/src/**/*.test.ts', 'storybook/stories.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['widgets/kit/test/setup.ts'],
-          testTimeout: 15_000,
+          // As the server's: the slowest widget test took 7.5 s here beside the suite's other files.
+          testTimeout: 30_000,
         },
       },
       {

@@ -7,6 +7,7 @@ import type { StreamsReport } from './streams.ts';
 import type { MountTimeReport } from './mount-time.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
+import { QUIET_BUSY, type Quiet } from './quiet.ts';
 
 export interface WidgetReport extends WidgetSize {
   /** JS of this widget a page actually loaded (the build also holds its standalone dev page). */
@@ -44,8 +45,15 @@ export interface BenchReport {
   ok: boolean;
   problems: string[];
   durationMs: number;
-  /** Seconds each part of the run took, in the order it ran (what CI's time goes on). */
-  phases: { name: string; seconds: number }[];
+  /** Seconds each part of the run took, in the order it ran (what CI's time goes on), and how quiet the machine was when it began. */
+  phases: { name: string; seconds: number; quiet: Quiet }[];
+}
+
+/** How long each part waited for quiet; a part that began on a busy machine is named with how busy. */
+function quietLine(phases: BenchReport['phases']): string {
+  const waits = phases.map((p) => `${p.name} ${p.quiet.waitedSeconds.toFixed(0)} s`).join(', ');
+  const busy = phases.filter((p) => !p.quiet.quiet).map((p) => `${p.name} began with the cores ${(p.quiet.busy * 100).toFixed(0)} % busy after the longest wait`);
+  return `waited ${waits}${busy.length ? `; ${busy.join('; ')}` : ''}`;
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -56,7 +64,7 @@ export function markdown(r: BenchReport): string {
   const lines = [
     '# Bench report',
     '',
-    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s: ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(0)} s`).join(', ')}). Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
+    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s: ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(0)} s`).join(', ')}). Each timed part began on a quiet machine (PostgreSQL's dirty pages written, all cores ≤ ${String(QUIET_BUSY * 100)} % busy for three seconds): ${quietLine(r.phases)}. Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
     '',
     '## Widgets',
     '',

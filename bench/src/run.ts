@@ -10,6 +10,8 @@ import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from 
 import { QUEUE_START_TARGET_MS, measureQueue } from './queue.ts';
 import { measureStreams } from './streams.ts';
 import { measureMountTime } from './mount-time.ts';
+import { waitForQuiet } from './quiet.ts';
+import { machineAdminUrl } from '../../server/test/support/postgres.ts';
 import { isBuilt, isGlueFile, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -80,11 +82,12 @@ function pagesOnly(pages: PageReport[]): number {
 async function main(): Promise<number> {
   const started = Date.now();
   const phases: BenchReport['phases'] = [];
-  /** Runs one part of the bench, keeping how long it took. */
+  /** Runs one part of the bench on a quiet machine (`waitForQuiet`), keeping how long it took. */
   const phase = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const quiet = await waitForQuiet(machineAdminUrl());
     const t0 = Date.now();
     const result = await run();
-    phases.push({ name, seconds: (Date.now() - t0) / 1000 });
+    phases.push({ name, seconds: (Date.now() - t0) / 1000, quiet });
     return result;
   };
   ensureBuilt();

@@ -216,7 +216,8 @@ describe('mail keeps up with bursts', () => {
 });
 
 describe('npm run worker', () => {
-  it('runs the workers from the context alone: no HTTP server, no pages', async () => {
+  // Starts a worker process through tsx (its own waits allow 30 s to start and 20 s to deliver).
+  it('runs the workers from the context alone: no HTTP server, no pages', { timeout: 90_000 }, async () => {
     const t = await createTestApp({ workers: false });
     try {
       // The hook ends the process if anything imports Fastify, its plugins, the app or the pages.

@@ -45,7 +45,8 @@ function startWorker(): { child: ChildProcess; output: string[]; ready: Promise<
 const mail = (to: string) => ({ to, subject: 'Проверка', text: 'Текст', html: '<p>Текст</p>' });
 
 describe('a worker whose database goes away as a job ends', () => {
-  it('lives on: the failed completion is logged, and once the database is back it runs the next job', async () => {
+  // A worker process started through tsx, then waits of 20 s and 30 s of its own.
+  it('lives on: the failed completion is logged, and once the database is back it runs the next job', { timeout: 90_000 }, async () => {
     const worker = startWorker();
     try {
       await worker.ready;

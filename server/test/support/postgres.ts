@@ -4,9 +4,12 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
 
+/** The machine's server as its superuser: TEST_PG_URL, else 127.0.0.1:5432 (it may not answer). */
+export const machineAdminUrl = (): string => process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** The server tests run against: TEST_PG_URL, else 127.0.0.1:5432, else an embedded one. */
 export async function adminConnection(): Promise<{ adminUrl: string; embedded?: EmbeddedDatabase }> {
-  const candidate = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const candidate = machineAdminUrl();
   const client = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
