@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import { withAdmin } from '../../server/test/support/postgres.ts';
 
 /** What the machine was doing when a timed part of the bench began. */
 export interface Quiet {
@@ -17,7 +17,7 @@ export const QUIET_BUSY = 0.15;
 /** Longest wait before a part runs anyway. */
 const QUIET_MAX_WAIT_MS = 120_000;
 /** Seconds of quiet in a row before a part starts: one quiet second between two busy ones is not quiet. */
-const QUIET_SECONDS = 3;
+export const QUIET_SECONDS = 3;
 
 /** Total and idle jiffies of all cores, from /proc/stat (undefined where there is none). */
 function cpuTimes(): { total: number; idle: number } | undefined {
@@ -49,19 +49,10 @@ async function busyOver(ms: number): Promise<number | undefined> {
  * write its dirty pages now (CHECKPOINT), then waits until all cores have been ≤ 15 % busy for
  * three seconds in a row, two minutes at most. Nothing measured changes; only when it starts.
  */
-export async function waitForQuiet(adminUrl: string | undefined): Promise<Quiet> {
+export async function waitForQuiet(adminUrl: string): Promise<Quiet> {
   const started = Date.now();
-  if (adminUrl) {
-    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-    try {
-      await client.connect();
-      await client.query('checkpoint');
-    } catch {
-      // No server, or no right to checkpoint: the CPU check below still holds.
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
+  // No server there (the bench then runs on an embedded one), or no right to checkpoint: the CPU check below still holds.
+  await withAdmin(adminUrl, (client) => client.query('checkpoint')).catch(() => undefined);
   let busy = 0;
   let quietSeconds = 0;
   while (Date.now() - started < QUIET_MAX_WAIT_MS) {

@@ -7,7 +7,7 @@ import type { StreamsReport } from './streams.ts';
 import type { MountTimeReport } from './mount-time.ts';
 import type { PageMeasure } from './react-copies.ts';
 import type { FileSize, LoaderSize, WidgetSize } from './sizes.ts';
-import { QUIET_BUSY, type Quiet } from './quiet.ts';
+import { QUIET_BUSY, QUIET_SECONDS, type Quiet } from './quiet.ts';
 
 export interface WidgetReport extends WidgetSize {
   /** JS of this widget a page actually loaded (the build also holds its standalone dev page). */
@@ -64,7 +64,7 @@ export function markdown(r: BenchReport): string {
   const lines = [
     '# Bench report',
     '',
-    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s: ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(0)} s`).join(', ')}). Each timed part began on a quiet machine (PostgreSQL's dirty pages written, all cores ≤ ${String(QUIET_BUSY * 100)} % busy for three seconds): ${quietLine(r.phases)}. Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
+    `Generated ${r.generatedAt} by \`npm run bench\` (Node ${r.node}, ${(r.durationMs / 1000).toFixed(1)} s: ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(0)} s`).join(', ')}). Each timed part began on a quiet machine (PostgreSQL's dirty pages written, all cores ≤ ${String(QUIET_BUSY * 100)} % busy for ${String(QUIET_SECONDS)} seconds in a row): ${quietLine(r.phases)}. Sizes in KB (1024 bytes); gzip is zlib level 6, each file on its own (each is its own request).`,
     '',
     '## Widgets',
     '',
