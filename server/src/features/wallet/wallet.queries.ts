@@ -159,7 +159,7 @@ export interface HoldRef {
   status: 'held' | 'settled' | 'released';
 }
 
-type WalletOp =
+export type WalletOp =
   | { op: 'hold'; user_id: number; kind: WalletKind; amount: number; key: string; ref_type: string | null; ref_id: string | null }
   | { op: 'settle'; hold_id: number; spent: number };
 type HoldResult = { status: 'held' | 'existing'; hold_id: number; user_id: number; kind: WalletKind; amount: number; hold_status: HoldRef['status'] } | { status: 'insufficient' };
@@ -173,19 +173,25 @@ async function applyOps(db: Executor, ops: readonly WalletOp[]): Promise<unknown
   return results;
 }
 
+/** The next turn of the event loop: every continuation of the promises settled in this one has run. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Sends the operations of one wallet that arrive while an earlier call for it is under way as one
- * `wallet_apply` call: one round trip and one commit for all of them, so a busy wallet is not
- * limited to one commit at a time. Operations of one wallet keep their order. Within a process a
- * wallet has one call at a time; calls of two processes (web and worker) on one wallet can still
- * deadlock (a hold row and the wallet row, locked in opposite orders): PostgreSQL then aborts one
- * of them whole, and it is sent again.
+ * Sends the operations of one wallet that arrive together, or while an earlier call for it is
+ * under way, as one `wallet_apply` call: one round trip and one commit for all of them, so a busy
+ * wallet is not limited to one commit at a time. A call waits for the end of the event loop's turn
+ * before it takes its operations, so those its callers send on at once (a settle after its hold,
+ * the next hold after a settle) join it, instead of the first of them going alone and the rest in
+ * a call after it. Operations of one wallet keep their order. Within a process a wallet has one
+ * call at a time; calls of two processes (web and worker) on one wallet can still deadlock (a hold
+ * row and the wallet row, locked in opposite orders): PostgreSQL then aborts one of them whole,
+ * and it is sent again.
  */
-class WalletBatcher {
+export class WalletBatcher {
   private readonly queues = new Map<string, { op: WalletOp; resolve: (r: unknown) => void; reject: (e: unknown) => void }[]>();
 
   constructor(
-    private readonly db: Db,
+    private readonly apply: (ops: readonly WalletOp[]) => Promise<unknown[]>,
     private readonly maxBatch = 200,
   ) {}
 
@@ -203,6 +209,7 @@ class WalletBatcher {
 
   private async drain(wallet: string): Promise<void> {
     for (;;) {
+      await nextTurn();
       const queue = this.queues.get(wallet);
       if (!queue?.length) {
         this.queues.delete(wallet);
@@ -212,8 +219,8 @@ class WalletBatcher {
       try {
         const ops = batch.map((b) => b.op);
         // A deadlock aborted the whole call (nothing applied): the same call again is safe.
-        const results = await applyOps(this.db, ops).catch((err: unknown) => {
-          if ((err as { code?: unknown }).code === '40P01') return applyOps(this.db, ops);
+        const results = await this.apply(ops).catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === '40P01') return this.apply(ops);
           throw err;
         });
         batch.forEach((b, i) => b.resolve(results[i]));
@@ -232,7 +239,7 @@ function runOp(db: Executor, wallet: { userId: number; kind: WalletKind }, op: W
   if (db.isTransaction) return applyOps(db, [op]).then((results) => results[0]);
   let batcher = batchers.get(db);
   if (!batcher) {
-    batcher = new WalletBatcher(db);
+    batcher = new WalletBatcher((ops) => applyOps(db, ops));
     batchers.set(db, batcher);
   }
   return batcher.run(`${String(wallet.userId)}:${wallet.kind}`, op);
