@@ -1,3 +1,5 @@
+// First: V8's settings must be in place before the rest of the server loads.
+import './lib/v8-tuning.ts';
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError } from './config.ts';
