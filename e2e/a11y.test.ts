@@ -47,9 +47,9 @@ beforeAll(async () => {
   const pack = await startPayment(t.app, user, catalog.wordsPack);
   await notify(t.app, 'pay', payFields(pack, user));
   ids.pendingPayment = (await startPayment(t.app, user, catalog.mediaPack)).payment_id;
-  // A chat with two exchanges.
+  // A chat with three exchanges, the last answer with code (highlighted).
   const model = await t.db.selectFrom('ai_models').select('id').where('kind', '=', 'chat').orderBy('sort').executeTakeFirstOrThrow();
-  for (const message of ['Привет! Расскажи про фотосинтез.', 'А коротко, в двух строках?']) {
+  for (const message of ['Привет! Расскажи про фотосинтез.', 'А коротко, в двух строках?', 'Покажи пример кода на Python']) {
     const body = multipart([
       { name: 'ai_models_id', value: String(model.id) },
       { name: 'message', value: message },

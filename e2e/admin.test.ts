@@ -107,7 +107,7 @@ describe('the admin panel', () => {
     await ordersPage.getByRole('tab', { name: 'Авто списания' }).click();
     const notice = ordersPage.getByRole('alertdialog', { name: 'Аккаунт заблокирован' });
     await notice.waitFor();
-    expect(await notice.getByRole('link', { name: 'Написать в поддержку' }).getAttribute('href')).toBe(await ordersPage.locator('.site-footer a').getAttribute('href'));
+    expect(await notice.getByRole('link', { name: 'Написать в поддержку' }).getAttribute('href')).toBe(await ordersPage.locator('.site-footer').getByRole('link', { name: 'Поддержка' }).getAttribute('href'));
     await shot(ordersPage, 'blocked-notice');
     await ordersPage.setViewportSize({ width: 390, height: 844 });
     await shot(ordersPage, 'blocked-notice-phone');
@@ -150,7 +150,7 @@ describe('the admin panel', () => {
     const before = (await api('GET')).json<{ json: Record<string, unknown> }>().json;
     // Other tests of this file see the settings as they were.
     onTestFinished(async () => {
-      const keys = ['welcome_words', 'welcome_media', 'telegram_channel', 'support_url', 'sandbox_payments', 'sandbox_telegram'];
+      const keys = ['welcome_words', 'welcome_media', 'referral_words', 'telegram_channel', 'support_url', 'sandbox_payments', 'sandbox_telegram'];
       expect((await api('PUT', Object.fromEntries(keys.map((k) => [k, before[k]])))).statusCode).toBe(200);
     });
     const page = await e2e.signedInPage(admin);
@@ -188,13 +188,31 @@ describe('the admin panel', () => {
     await page.getByRole('link', { name: 'Демо', exact: true }).click();
     await page.getByRole('form', { name: 'Проверка связи' }).getByRole('button', { name: 'Проверить' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Результат проверки' }).textContent()).toMatch(/^Связь есть · \d+ мс · модель demo/);
-    // The model's answer drawn as the chat draws it (Markdown): its paragraphs as paragraphs. (The demo's
-    // closing note in italics is cut off by the test's 64-token limit, so its `_` stays as written.)
-    await expect.poll(() => page.getByRole('status', { name: 'Результат проверки' }).locator('.md p').count()).toBeGreaterThan(1);
+    // The model's answer drawn as the chat draws it (Markdown): its paragraphs as paragraphs; the demo's
+    // closing note in italics, cut off by the test's 64-token limit, is closed, not shown with its raw «_».
+    const outcome = page.getByRole('status', { name: 'Результат проверки' });
+    await expect.poll(() => outcome.locator('.md p').count()).toBeGreaterThan(1);
+    await outcome.locator('.md em').first().waitFor();
+    expect(await outcome.locator('.md').textContent()).not.toMatch(/_Это/);
     await shot(page, 'admin-provider');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'admin-provider-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Staff cap the history the demo chat model gets with each message; users' chats read it at once.
+    await tabs(page).getByRole('link', { name: 'Аи модели' }).click();
+    await page.getByRole('link', { name: 'Демо-ассистент', exact: true }).click();
+    const chatModel = page.getByRole('form', { name: 'Модель' });
+    const cap = chatModel.getByLabel('Сколько последних сообщений чата отправлять');
+    expect(await cap.inputValue()).toBe('');
+    await cap.fill('8');
+    await chatModel.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText('Сохранено').waitFor();
+    expect((await e2e.t.db.selectFrom('ai_models').select('history_messages').where('name', '=', 'Демо-ассистент').executeTakeFirstOrThrow()).history_messages).toBe(8);
+    await shot(page, 'admin-model-history-cap');
+    await cap.fill('');
+    await chatModel.getByRole('button', { name: 'Сохранить' }).click();
+    await expect.poll(async () => (await e2e.t.db.selectFrom('ai_models').select('history_messages').where('name', '=', 'Демо-ассистент').executeTakeFirstOrThrow()).history_messages).toBeNull();
 
     // A category, then an image model on the demo connection with one parameter choice.
     await tabs(page).getByRole('link', { name: 'Аи категории продуктов' }).click();
@@ -311,12 +329,15 @@ describe('the admin panel', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/tariff/${String(monthly.id)}`);
 
     const form = page.getByRole('form', { name: `Тариф «${monthly.name}»` });
+    // A plan without a trial has no trial fields.
+    await form.getByLabel(/^Название/).waitFor();
+    expect(await form.getByLabel(/пробного периода/).count()).toBe(0);
     await form.getByLabel(/^Название/).fill('Бизнес Плюс');
     await form.getByLabel(/^Цена, ₽/).fill('2990');
     await form.getByLabel(/^Строки описания/).fill(['[[words]] 1 000 000 слов в месяц', '[[media]] 500 медиа токенов в месяц', 'Все модели и приоритетная очередь'].join('\n'));
-    // The card beside the form follows the typing: the new name, price and the marker drawn as the icon.
+    // The card beside the form follows the typing: the new name, price and the marker drawn as the icon, the line as typed.
     const preview = page.getByRole('region', { name: 'Предпросмотр карточки' }).getByRole('article', { name: 'Бизнес Плюс', exact: true });
-    await preview.getByText('500,0 медиа токена в месяц').waitFor();
+    await preview.getByText('500 медиа токенов в месяц').waitFor();
     expect(text(await preview.textContent())).toContain('2 990 ₽ в месяц');
     expect(await preview.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
     await shot(page, 'admin-tariff');
@@ -326,7 +347,7 @@ describe('the admin panel', () => {
 
     await openPage(page, e2e.url('/dashboard/user/payment'));
     const plan = page.getByRole('article', { name: 'Бизнес Плюс', exact: true });
-    await plan.getByText('500,0 медиа токена в месяц').waitFor();
+    await plan.getByText('500 медиа токенов в месяц').waitFor();
     expect(text(await plan.textContent())).toContain('2 990 ₽ в месяц');
     expect(await plan.getByRole('img', { name: 'медиа токены' }).count()).toBe(1);
     expect(await page.getByRole('article', { name: monthly.name, exact: true }).count()).toBe(0);

@@ -3,10 +3,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newUser, walletState } from '@app/server/testing';
+import { newUser, seedCatalog, subscribe, walletState } from '@app/server/testing';
 import { seedGenerationCatalog, seedProductExamples } from '../server/src/db/seed.ts';
-import { credit } from '../server/src/features/wallet/wallet.queries.ts';
-import { openPage, setupE2E } from './support/index.ts';
+import { credit, debitUpTo } from '../server/src/features/wallet/wallet.queries.ts';
+import { openPage, setupE2E, shots } from './support/index.ts';
 
 /*
  * The generation catalogue as a user meets it on the embedded default: the list and its video
@@ -97,6 +97,13 @@ describe('the catalogue', () => {
     await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Изображения', 'Видео', 'Тексты']);
     expect(await page.locator('.gen-card').count()).toBe(8);
     expect(await page.getByRole('link', { name: 'Генерации', exact: true }).getAttribute('aria-current')).toBe('page');
+    // A card's own badge stays off its example's top-left corner, where the demo draws «Демо» on the picture.
+    const corners = await page.evaluate<boolean[]>(`Array.from(document.querySelectorAll('.gen-card__media'), (m) => {
+      const box = m.getBoundingClientRect();
+      const badge = m.querySelector('.gen-card__badge')?.getBoundingClientRect();
+      return badge ? box.right - badge.right < 20 && badge.left - box.left > box.width / 4 : false;
+    })`);
+    expect(corners).toEqual(corners.map(() => true));
     await shot(page, 'catalogue-desktop');
 
     await page.getByRole('navigation', { name: 'Разделы каталога' }).getByRole('link', { name: 'Видео' }).click();
@@ -303,6 +310,26 @@ describe('every variant on the demo provider', () => {
   });
 });
 
+describe('a video cancelled while it is made', () => {
+  it('«Отменить» stays while the provider works; the run keeps only the part done, the rest comes back', async () => {
+    const user = await userWith(10);
+    const page = await e2e.signedInPage(user);
+    await openPage(page, e2e.url(`/ai-products/video/${String(await productId('Видео по описанию'))}`));
+    await page.getByRole('textbox', { name: 'Описание ролика' }).fill('Маяк в шторм');
+    await page.getByRole('button', { name: /^Создать/ }).click();
+    await expect.poll(() => runPanel(page).locator('.gen-run__status').textContent(), { timeout: 30_000 }).toMatch(/^Выполняется · [1-9]\d?%$/);
+    await runPanel(page).getByText(/спишем только за уже выполненную часть/).waitFor();
+    await shots(page, 'video-running-cancel');
+    await runPanel(page).getByRole('button', { name: 'Отменить' }).click();
+    expect(await finished(page)).toBe('Отменено');
+    const run = await e2e.t.db.selectFrom('generations').select(['status', 'cost', 'progress']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(run.status).toBe('cancelled');
+    expect(run.cost).toBeLessThan(20);
+    expect(await mediaBalance(user.id)).toBe(10 - run.cost / 10);
+    await shots(page, 'video-cancelled');
+  });
+});
+
 describe('a run that fails', () => {
   it('says why in plain words (its model is not set up), that the tokens came back, and shows no price', async () => {
     // A product whose connection has no key: its runs fail at once with why.
@@ -349,6 +376,37 @@ describe('too few tokens', () => {
     await shot(page, 'too-few-390');
     expect(await mediaBalance(user.id)).toBe(0.5);
     expect(await e2e.t.db.selectFrom('generations').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+  });
+});
+
+describe('too few tokens with a plan, on a phone', () => {
+  it('the package and plan buttons keep inside the panel, clear of its edge', async () => {
+    const catalog = await seedCatalog(e2e.t.db);
+    const user = await newUser(e2e.t.db);
+    await subscribe(e2e.t.app, user, catalog.monthly);
+    await e2e.t.db.transaction().execute(async (tx) => {
+      const media = (await walletState(e2e.t.db, user.id)).balance.media;
+      await debitUpTo(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `e2e-spend-${String(user.id)}` }, Math.round((media - 0.5) * 10));
+    });
+    const page = await e2e.signedInPage(user);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, e2e.url(`/ai-products/img/${String(await productId('Картинка по описанию'))}`));
+    await page.getByRole('textbox', { name: 'Описание' }).fill('Маяк в тумане');
+    await page.getByRole('button', { name: /^Создать/ }).click();
+    const panel = page.locator('.toofew');
+    await panel.getByRole('link', { name: 'Купить пакет медиа токенов' }).waitFor();
+    const gaps = await page.evaluate<number[]>(`(() => {
+      const panel = document.querySelector('.toofew');
+      const box = panel.getBoundingClientRect();
+      return Array.from(panel.querySelectorAll('.btn'), (b) => {
+        const r = b.getBoundingClientRect();
+        return Math.min(r.left - box.left, box.right - r.right);
+      });
+    })()`);
+    expect(gaps.length).toBe(3);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(12);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
+    await shots(page, 'too-few-packages');
   });
 });
 

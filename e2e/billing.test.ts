@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_TEXTS, ERROR_CODES } from '@app/contracts';
 import { call, newAdmin, newUser, seedCatalog, startPayment, walletState, type Catalog, type TestUser } from '@app/server/testing';
 import { SEED_CARDS } from '../server/src/db/seed.ts';
 import type { TariffRow } from '../server/src/features/billing/billing.table.ts';
-import { afterNavigation, openPage, setupE2E } from './support/index.ts';
+import { afterNavigation, checkoutFrame, futureExpiry, openPage, payInCheckout, planCard, setupE2E } from './support/index.ts';
 
 /** The seed's texts (seed §4) and the sandbox's test cards (README). */
 const SEED = {
@@ -46,32 +46,15 @@ async function shot(page: Page, name: string): Promise<void> {
 
 const signedInPage = (user: TestUser): Promise<Page> => e2e.signedInPage(user);
 
-/** An expiry two years ahead (`MM/YY`): any future one will do. */
-function futureExpiry(): string {
-  const now = new Date();
-  return `${String(now.getMonth() + 1).padStart(2, '0')}/${String((now.getFullYear() + 2) % 100).padStart(2, '0')}`;
-}
-
 const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** A plan card of the tariffs widget, found by its name. */
-const plan = (page: Page, name: string) => page.getByRole('article', { name, exact: true });
+const plan = planCard;
 
 /** A card of the dashboard, found by its title. */
 const dashboardCard = (page: Page, title: string) => page.locator('section').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
-/** The sandbox checkout frame over the page. */
-const checkout = (page: Page): FrameLocator => page.frameLocator('iframe[title="Тестовая оплата"]');
-
-async function payInCheckout(page: Page, card: string, amount: string): Promise<FrameLocator> {
-  const frame = checkout(page);
-  await frame.getByRole('heading', { name: 'Оплата картой' }).waitFor();
-  await frame.getByLabel('Номер карты').fill(card);
-  await frame.getByLabel('Срок действия').fill(futureExpiry());
-  await frame.getByLabel('CVV', { exact: true }).fill('123');
-  await frame.getByRole('button', { name: `Оплатить ${amount}` }).click();
-  return frame;
-}
+const checkout = checkoutFrame;
 
 /** The balances as the dashboard shows them: words whole, media tokens with one decimal (seed §9). */
 async function dashboardBalances(page: Page): Promise<{ words: string; media: string }> {
@@ -169,7 +152,7 @@ describe('plans and payments in the sandbox', () => {
     expect(await page.getByRole('tab', { name: SEED.subscriptionsTab }).getAttribute('aria-selected')).toBe('true');
     const panel = page.getByRole('tabpanel', { name: SEED.subscriptionsTab });
     await panel.getByRole('heading', { name: 'Старт' }).waitFor();
-    expect((await panel.getByRole('list', { name: 'Статус' }).getByRole('listitem').allTextContents()).map(normalize)).toEqual(['Оплачено', 'Отменено']);
+    expect((await panel.getByRole('list', { name: 'Статус' }).getByRole('listitem').allTextContents()).map(normalize)).toEqual(['Оплачено', 'Пробный период 3 дня', 'Отменено']);
     await panel.getByText('99 ₽').waitFor();
     await shot(page, '09-orders-subscriptions');
   });
@@ -363,11 +346,11 @@ describe('order history', () => {
     await panel.getByText('Запись 1 из 2').waitFor();
     await expect.poll(statuses).toEqual(['Не удалось списать']);
 
-    // The other tab keeps its own list: the one subscription, paid.
+    // The other tab keeps its own list: the one subscription, paid, bought with the trial.
     await page.getByRole('tab', { name: SEED.subscriptionsTab }).click();
     const subscriptions = page.getByRole('tabpanel', { name: SEED.subscriptionsTab });
     await subscriptions.getByRole('heading', { name: 'Старт' }).waitFor();
-    expect((await subscriptions.getByRole('list', { name: 'Статус' }).getByRole('listitem').allTextContents()).map(normalize)).toEqual(['Оплачено']);
+    expect((await subscriptions.getByRole('list', { name: 'Статус' }).getByRole('listitem').allTextContents()).map(normalize)).toEqual(['Оплачено', 'Пробный период 3 дня']);
     expect(await subscriptions.getByRole('navigation', { name: 'Страницы' }).count()).toBe(0);
   });
 });

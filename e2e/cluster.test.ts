@@ -56,6 +56,7 @@ async function register(page: Page): Promise<string> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Пароль', { exact: true }).fill('cluster-password-1');
   await page.getByLabel('Повторите пароль').fill('cluster-password-1');
+  await page.getByRole('checkbox', { name: /согласен на обработку персональных данных/ }).check();
   await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
   await afterNavigation(page, '/dashboard');
   const overlay = page.getByRole('dialog', { name: 'Подтвердите почту' });

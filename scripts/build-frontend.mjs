@@ -1,4 +1,5 @@
-// Builds the browser loader and every widget (each its own vite build), two at a time.
+// Builds the server for plain Node (scripts/build-server.mjs), the browser loader and every widget
+// (each its own vite build), two at a time; names (`server`, `loader`, a widget's) build only those.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,16 +13,17 @@ const widgets = fs
   .filter((name) => fs.existsSync(path.join(widgetsDir, name, 'vite.config.ts')) && fs.existsSync(path.join(widgetsDir, name, 'src', 'mount.tsx')))
   .filter((name) => only.length === 0 || only.includes(name));
 
+const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const jobs = [
-  ...(only.length === 0 || only.includes('loader') ? [{ name: 'loader', cwd: path.join(root, 'host-pages'), args: ['build', '--config', 'loader.vite.config.ts', '--configLoader', 'runner'] }] : []),
-  ...widgets.map((name) => ({ name, cwd: path.join(widgetsDir, name), args: ['build', '--configLoader', 'runner'] })),
+  ...(only.length === 0 || only.includes('server') ? [{ name: 'server', cwd: root, args: [path.join(root, 'scripts', 'build-server.mjs')] }] : []),
+  ...(only.length === 0 || only.includes('loader') ? [{ name: 'loader', cwd: path.join(root, 'host-pages'), args: [vite, 'build', '--config', 'loader.vite.config.ts', '--configLoader', 'runner'] }] : []),
+  ...widgets.map((name) => ({ name, cwd: path.join(widgetsDir, name), args: [vite, 'build', '--configLoader', 'runner'] })),
 ];
 
-const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const run = (job) =>
   new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [vite, ...job.args], { cwd: job.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, job.args, { cwd: job.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -46,7 +48,7 @@ const runWithRetries = async (job) => {
     try {
       return await run(job);
     } catch (err) {
-      if (attempt >= RETRIES) throw err;
+      if (attempt >= RETRIES || job.name === 'server') throw err;
       console.log(`build of ${job.name} failed (${err.message.split('\n').find((l) => /MISSING_EXPORT|error/i.test(l))?.trim() ?? 'no message'}); building it again`);
     }
   }

@@ -42,7 +42,12 @@ const devServers: WidgetDevServer[] = [];
 const running: { server?: ChildProcess } = {};
 let stopping: Promise<unknown> | undefined;
 
-/** Stops the server (it closes its database) and the vite servers, then exits. */
+/**
+ * Stops the server (it closes its database) and the vite servers, then exits. The watcher is
+ * told once, by this process: it runs in a process group of its own, so a Ctrl-C at the terminal
+ * reaches neither it (a second signal would make it kill the server at once) nor the server's
+ * embedded PostgreSQL (which would shut down under the server still closing).
+ */
 async function stop(code: number): Promise<never> {
   stopping ??= (async () => {
     const { server } = running;
@@ -53,8 +58,18 @@ async function stop(code: number): Promise<never> {
   await stopping;
   process.exit(code);
 }
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+// Should this process end some other way, the watcher's group goes with it.
+process.on('exit', () => {
+  const pid = running.server?.pid;
+  if (pid !== undefined && running.server?.exitCode === null) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+});
 
 try {
   for (const name of requested) {
@@ -73,5 +88,6 @@ if (devServers.length > 0) env.WIDGET_DEV_SERVERS = devServers.map((d) => `${d.n
 if (env.WIDGET_DEV_SERVERS) log(`WIDGET_DEV_SERVERS=${env.WIDGET_DEV_SERVERS}`);
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-running.server = spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', path.join('server', 'src', 'main.ts')], { cwd: REPO_ROOT, env, stdio: 'inherit' });
+// Its own process group (`detached`), without the terminal's input (a background group reading it would be stopped).
+running.server = spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', path.join('server', 'src', 'main.ts')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 running.server.on('exit', (code) => void stop(code ?? 0));

@@ -4,12 +4,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as preview from './.storybook/preview.tsx';
 
 /**
- * Every story of every widget, rendered in jsdom through Storybook's portable stories with the
+ * Every story of every widget (and of the pages' skeletons of them), rendered in jsdom through Storybook's portable stories with the
  * same decorators as the Storybook. Fails on a render error and on anything React reports
  * through `console.error` (failed renders, missing keys, invalid DOM nesting).
  */
 type StoryModule = Record<string, unknown> & { default: Meta };
-const modules = import.meta.glob<StoryModule>('../widgets/*/src/**/*.stories.tsx', { eager: true });
+const modules = import.meta.glob<StoryModule>(['../widgets/*/src/**/*.stories.tsx', '../host-pages/stories/*.stories.tsx'], { eager: true });
 
 const annotations = setProjectAnnotations(preview);
 beforeAll(annotations.beforeAll);
@@ -17,7 +17,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const files = Object.entries(modules).map(([file, mod]) => ({ file: file.replace('../widgets/', ''), mod }));
+const files = Object.entries(modules).map(([file, mod]) => ({ file: file.replace('../widgets/', '').replace('../', ''), mod }));
 
 it('finds the stories of the widgets', () => {
   expect(files.map((f) => f.file)).toContain('auth/src/AuthForm.stories.tsx');

@@ -65,8 +65,8 @@ export async function checkInvariants(db: Db, paid: { invoiceId: number }[]): Pr
   });
 
   const uncredited = await sql<{ id: number; status: string }>`
-    select i.id, i.status from invoices i join tariffs t on t.id = i.tariff_id
-    where i.status in ('paid', 'refunded') and (t.words > 0 or t.media_tenths > 0)
+    select i.id, i.status from invoices i
+    where i.status in ('paid', 'refunded') and (i.words > 0 or i.media_tenths > 0)
       and not exists (select 1 from wallet_ledger l where l.ref_type = 'invoice' and l.ref_id = i.id::text and l.amount > 0 and l.reason in ('subscription_grant', 'trial_grant', 'package'))`.execute(db);
   const ids = paid.map((p) => p.invoiceId);
   const unpaid = ids.length

@@ -87,7 +87,7 @@ async function signIn(client: Client, person: Person): Promise<boolean> {
  * the email with the code from the mail; answers whether the person may go on.
  */
 async function register(world: World, client: Client, person: Person): Promise<boolean> {
-  const body = { email: person.email, password: person.password, password_confirmation: person.password };
+  const body = { email: person.email, password: person.password, password_confirmation: person.password, consent: true };
   const result = (await guestForm(client, 'register', '/api/new/register', body, ['EMAIL_TAKEN'])) ?? (await guestForm(client, 'sign_in', '/api/new/login', body));
   if (!result) return false;
   client.token = result.token;

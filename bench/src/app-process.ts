@@ -1,5 +1,3 @@
-// First, as in main.ts: the server's V8 settings before the rest of it loads.
-import '../../server/src/lib/v8-tuning.ts';
 import { startServer } from './server.ts';
 
 /**

@@ -1,5 +1,3 @@
-// The same V8 settings as the app's processes (server/src/lib/v8-tuning.ts): the two differ in code only.
-import '../../server/src/lib/v8-tuning.ts';
 import crypto from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';

@@ -64,8 +64,21 @@ export interface MountTimeReport {
   floor: number;
 }
 
-/** The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>`. */
-function baselineTree(): string {
+/** Whether this clone holds the baseline commit (a shallow clone does not). */
+export function hasBaselineCommit(): boolean {
+  try {
+    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${BASELINE_COMMIT}^{commit}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>` (kept
+ * between runs; `.ci/run` builds it beside the test suite, so the bench only times).
+ */
+export function baselineTree(): string {
   const dir = path.join(os.tmpdir(), `ns-baseline-${BASELINE_COMMIT.slice(0, 12)}`);
   const done = path.join(dir, '.bench-ready');
   if (fs.existsSync(done)) return dir;
@@ -133,11 +146,7 @@ const median = (values: number[]) => {
  */
 export async function measureMountTime(): Promise<MountTimeReport> {
   const report: MountTimeReport = { baselineCommit: BASELINE_COMMIT, rows: [], target: MOUNT_TIME_TARGET, floor: MOUNT_TIME_FLOOR };
-  try {
-    execFileSync('git', ['-C', ROOT, 'cat-file', '-e', `${BASELINE_COMMIT}^{commit}`], { stdio: 'ignore' });
-  } catch {
-    return { ...report, skipped: `the commit ${BASELINE_COMMIT.slice(0, 12)} is not in this clone` };
-  }
+  if (!hasBaselineCommit()) return { ...report, skipped: `the commit ${BASELINE_COMMIT.slice(0, 12)} is not in this clone` };
   const tree = baselineTree();
   const [baseline, federation, browser] = await Promise.all([startProcess('page-server-process.ts', { BENCH_TREE: tree }), startProcess('page-server-process.ts'), launchBrowser()]);
   try {

@@ -59,6 +59,7 @@ export async function measurePages(): Promise<PageMeasure[]> {
     await page.getByLabel('Email').fill(`bench-${String(Date.now())}@example.ru`);
     await page.getByLabel('Пароль', { exact: true }).fill('bench-password-1');
     await page.getByLabel('Повторите пароль').fill('bench-password-1');
+    await page.getByRole('checkbox', { name: /согласен на обработку персональных данных/ }).check();
     await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByRole('dialog', { name: 'Подтвердите почту' }).waitFor();

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@app/server/app';
-import { createContext, startContext, stopContext } from '../../server/src/context.ts';
+import { createContext, startContext, stopContext } from '../../server/src/composition.ts';
 import type { TestUser } from '@app/server/testing';
 import { loadConfig } from '../../server/src/config.ts';
 import { createDb, type Db } from '../../server/src/db/database.ts';

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { SERVER_NODE_FLAGS } from '../../server/src/lib/node-flags.ts';
 
 /** What one path did under load on one server. */
 export interface Load {
@@ -71,7 +72,8 @@ export interface Started {
 export function startProcess(file: string, env: Record<string, string> = {}): Promise<Started> {
   // BENCH_CPU_PROFILE_DIR=<dir>: each server process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROFILE_DIR] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, file)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The servers' own Node options (SERVER_NODE_FLAGS), the bare ones too: the two differ in code only.
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, '--import', 'tsx', path.join(import.meta.dirname, file)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', (line) => {

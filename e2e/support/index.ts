@@ -4,3 +4,4 @@ export * from './harness.ts';
 export * from './axe.ts';
 export * from './build.ts';
 export * from './checkout.ts';
+export * from './billing.ts';

@@ -77,8 +77,10 @@ function showFailure(el: HTMLElement): void {
 }
 
 /**
- * On a phone the header's menu scrolls sideways: its current item is brought into view, and the
- * sides that hide items fade out (`data-more-left`, `data-more-right`), so the menu shows it scrolls.
+ * On a phone the header's menu scrolls sideways: its current item is brought into view — at the
+ * start, and again whenever the window narrows so that it is hidden (a turned tablet, a resized
+ * window) — and the sides that hide items fade out (`data-more-left`, `data-more-right`), so the
+ * menu shows it scrolls.
  */
 function followMenu(): void {
   const menu = document.querySelector<HTMLElement>('.site-nav');
@@ -89,14 +91,57 @@ function followMenu(): void {
     menu.toggleAttribute('data-more-right', hidden > 1 && menu.scrollLeft < hidden - 1);
   };
   const current = menu.querySelector('[aria-current="page"]');
-  if (current && menu.scrollWidth > menu.clientWidth) {
+  const showCurrent = () => {
+    if (!current || menu.scrollWidth <= menu.clientWidth) return;
     const box = menu.getBoundingClientRect();
     const item = current.getBoundingClientRect();
+    if (item.left >= box.left - 1 && item.right <= box.right + 1) return;
     menu.scrollLeft += item.left - box.left - (box.width - item.width) / 2;
-  }
+  };
+  showCurrent();
   update();
   menu.addEventListener('scroll', update, { passive: true });
-  window.addEventListener('resize', update);
+  window.addEventListener('resize', () => {
+    showCurrent();
+    update();
+  });
+}
+
+/** A loading state a widget shows (its skeleton, a list being read); a busy button is not one. */
+const BUSY = '[aria-busy="true"]:not(button)';
+/** The longest a slot keeps its skeleton's height for a widget still loading (a safety net: the widget's loading state ends it long before). */
+const HOLD_MAX_MS = 10_000;
+
+/**
+ * A widget that loads its data after it mounts (`data-hold`) first draws a loading state of its
+ * own, of another shape than the page's skeleton of it. Until it shows no loading state any more
+ * (and has drawn something), the slot keeps the skeleton's height with the widget's drawing
+ * hidden, and a copy of the skeleton stays where it was (the widget's first render replaces the
+ * original): the page looks the same until the widget has its data, and nothing moves meanwhile.
+ */
+function holdSpace(el: HTMLElement): void {
+  const skeleton = el.querySelector<HTMLElement>(':scope > .widget-skeleton');
+  const box = el.getBoundingClientRect();
+  if (!skeleton || box.height <= 0) return;
+  const ghost = skeleton.cloneNode(true) as HTMLElement;
+  ghost.className = 'widget-ghost';
+  Object.assign(ghost.style, { top: `${String(box.top + window.scrollY)}px`, left: `${String(box.left + window.scrollX)}px`, width: `${String(box.width)}px`, height: `${String(box.height)}px` });
+  document.body.append(ghost);
+  el.style.height = `${String(box.height)}px`;
+  el.setAttribute('data-holding', '');
+  let timer = 0;
+  const release = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    ghost.remove();
+    el.style.removeProperty('height');
+    el.removeAttribute('data-holding');
+  };
+  const observer = new MutationObserver(() => {
+    if (el.childElementCount > 0 && !el.querySelector('.widget-skeleton') && !el.querySelector(BUSY)) release();
+  });
+  observer.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+  timer = window.setTimeout(release, HOLD_MAX_MS);
 }
 
 /**
@@ -109,6 +154,8 @@ export async function boot(): Promise<void> {
   // Dialogs add a <style> element (scroll lock); the page's CSP allows it with this nonce, which their style helper reads from here.
   const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
   if (nonce) (globalThis as Record<string, unknown>).__webpack_nonce__ = nonce;
+  // What the server read for the widgets as it rendered the page: they mount with their data.
+  Kit.seedPageReplies(Kit.pageQueryClient, document.getElementById('page-data')?.textContent);
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
   const remotes = Object.values(manifest)
@@ -132,6 +179,7 @@ export async function boot(): Promise<void> {
         const mod = await federation.loadRemote<WidgetModule>(`${remote}/${EXPOSED_MOUNT.slice(2)}`);
         if (typeof mod?.mount !== 'function') throw new Error(`widget ${name} has no mount`);
         const props: unknown = JSON.parse(el.dataset.props ?? '{}');
+        if (el.hasAttribute('data-hold')) holdSpace(el);
         el.removeAttribute('data-loading');
         mod.mount(el, props);
         el.setAttribute('data-mounted', '');

@@ -5,6 +5,7 @@
  * React and the kit from.
  */
 import '@app/kit/styles.css';
+import './skeletons.css';
 
 declare global {
   interface Window {

@@ -9,6 +9,9 @@ import { remoteName } from '@app/widget-build/host-modules';
 /** Where the page loads the React-refresh preamble from (a module script: the CSP forbids inline ones). */
 export const DEV_PREAMBLE_PATH = '/dev/react-refresh.js';
 
+/** The preamble of a page whose dev widgets are `names` (none: no preamble). */
+export const devPreamblePath = (names: readonly string[]) => (names.length > 0 ? `${DEV_PREAMBLE_PATH}?widgets=${[...new Set(names)].join(',')}` : undefined);
+
 /** The manifest entry of a widget served by its dev server (`origin` as in WIDGET_DEV_SERVERS): the remote's entry as `vite dev` serves it. */
 export function devManifestEntry(name: string, origin: string): WidgetManifestEntry {
   return { name, entry: `${origin}/widgets/${name}/remoteEntry.js`, remote: remoteName(name), preload: [], version: 'dev', builtAt: 'dev' };

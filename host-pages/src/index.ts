@@ -4,14 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
-import { DEV_PREAMBLE_PATH, devPreambleModule } from './dev.ts';
+import { DEV_PREAMBLE_PATH, devPreambleModule, devPreamblePath } from './dev.ts';
 import { html } from './html.ts';
-import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext } from './layout.ts';
-import { defaultBody, PAGES, PASSWORD_CHANGE_PATH, safeNext, type PageDefinition } from './pages.ts';
+import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
+import { defaultBody, PAGES, SETUP_STEP_PAGES, safeNext, type PageDefinition } from './pages.ts';
+import type { PageFacts } from './skeletons.ts';
 
-export type { PageContext, PageViewer } from './layout.ts';
+export type { PageContext, PageViewer, PageRead, PageData } from './layout.ts';
 export { PAGES, safeNext, type PageDefinition, type PageResult } from './pages.ts';
-export { widget } from './layout.ts';
+export { widget, DEFAULT_DESCRIPTION } from './layout.ts';
+export type { PageFacts } from './skeletons.ts';
 export { html, raw, type RawHtml } from './html.ts';
 
 declare module 'fastify' {
@@ -31,6 +33,13 @@ export interface HostPagesOptions {
    */
   devServers?: Record<string, string>;
   context: (req: FastifyRequest) => PageContext;
+  /** The facts a signed-in page's skeletons show (`PageDefinition.facts`), read as the page renders; without it those skeletons show blocks instead. */
+  facts?: (req: FastifyRequest) => Promise<PageFacts>;
+  /**
+   * Makes a signed-in page's reads (`PageResult.reads`) as the viewer: the replies that came back
+   * 200, in any order; one that did not is left to its widget.
+   */
+  read?: (req: FastifyRequest, reads: PageRead[]) => Promise<PageData[]>;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -101,8 +110,12 @@ export const hostPages = fp<HostPagesOptions>(
     });
 
     if (Object.keys(devServers).length > 0) {
-      const preamble = devPreambleModule(devServers);
-      app.get(DEV_PREAMBLE_PATH, { schema: { hide: true } }, (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(preamble));
+      // `?widgets=a,b`: the page's dev widgets only (each runtime is a module and a socket of its dev server).
+      app.get<{ Querystring: { widgets?: unknown } }>(DEV_PREAMBLE_PATH, { schema: { hide: true } }, (req, reply) => {
+        const named = typeof req.query.widgets === 'string' ? req.query.widgets.split(',') : Object.keys(devServers);
+        const servers = Object.fromEntries(Object.entries(devServers).filter(([name]) => named.includes(name)));
+        return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(devPreambleModule(servers));
+      });
     }
 
     app.get<{ Params: { name: string; '*': string } }>('/widgets/:name/*', { schema: { hide: true }, config: STATIC_ROUTE }, (req, reply) => {
@@ -126,12 +139,15 @@ export const hostPages = fp<HostPagesOptions>(
       // A blocked account is told so where it lands, not sent to a sign-in form that would only refuse it.
       if ((page.access === 'user' || page.access === 'admin') && ctx.blocked) return renderBlockedPage(reply, { ...ctx, blocked: ctx.blocked });
       if ((page.access === 'user' || page.access === 'admin') && !ctx.viewer) return reply.redirect(`/login?next=${encodeURIComponent(safeNext(req.url))}`);
-      // A temporary password is changed first: every other page of the account leads to the form, then back.
-      if (ctx.viewer?.mustChangePassword && (page.access === 'user' || page.access === 'admin') && page.path !== PASSWORD_CHANGE_PATH) {
-        return reply.redirect(`${PASSWORD_CHANGE_PATH}?next=${encodeURIComponent(safeNext(req.url))}`);
+      // A pending setup step comes first: every other page of the account leads to its page, then back.
+      const setupPage = ctx.viewer?.setupStep ? SETUP_STEP_PAGES[ctx.viewer.setupStep] : undefined;
+      if (setupPage && (page.access === 'user' || page.access === 'admin') && page.path !== setupPage) {
+        return reply.redirect(`${setupPage}?next=${encodeURIComponent(safeNext(req.url))}`);
       }
       if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
+      if (page.facts && ctx.viewer && opts.facts) ctx.facts = await opts.facts(req);
       const result = page.render(ctx, req);
+      const data = ctx.viewer && result.reads?.length && opts.read ? await opts.read(req, result.reads) : undefined;
       const widgets = [...result.widgets];
       if (ctx.viewer && !ctx.viewer.emailConfirmed && (page.access === 'user' || page.access === 'admin')) {
         widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
@@ -153,10 +169,15 @@ export const hostPages = fp<HostPagesOptions>(
         banner: result.banner,
         fill: result.fill,
         wide: result.wide,
-        devPreamble: widgets.some((w) => Object.hasOwn(devServers, w.name)) ? DEV_PREAMBLE_PATH : undefined,
+        description: result.description,
+        ...(data ? { data } : {}),
+        devPreamble: devPreamblePath(widgets.map((w) => w.name).filter((name) => Object.hasOwn(devServers, name))),
         styleNonce,
       });
-      return reply.type(HTML).header('cache-control', 'no-store').send(document);
+      // A guest's page holds nothing of an account: revalidated, not refused a store, so the
+      // browser's back/forward cache may keep it. A signed-in page stays `no-store`: after
+      // signing out, «Back» must not show the account's page again.
+      return reply.type(HTML).header('cache-control', ctx.viewer ? 'no-store' : 'private, no-cache').send(document);
     };
     app.decorate('sendPage', sendPage);
 

@@ -1,13 +1,16 @@
-import { widgetProps, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
+import { widgetProps, type SetupStep, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
 import { html, jsonForScript, raw, type RawHtml } from './html.ts';
 import type { LoaderFiles } from './manifest.ts';
+import type { PageFacts } from './skeletons.ts';
 
 export interface PageViewer {
   email: string;
   emailConfirmed: boolean;
   role: 'user' | 'admin';
-  /** Signed in with a temporary password: the pages lead to the change form first. */
-  mustChangePassword?: boolean;
+  /** What the account must do first (`password`: a new password): every page leads to that step's page. */
+  setupStep?: SetupStep | null;
+  /** The password is a temporary one (`admin:create`). */
+  passwordTemporary?: boolean;
 }
 
 /** What a page needs to know about the request, supplied by the server. */
@@ -21,6 +24,8 @@ export interface PageContext {
    * made now (the sandbox stands in for CloudPayments but an admin switched it off).
    */
   payments: { sandbox: boolean; unavailable: boolean; scriptUrl: string };
+  /** What the page's skeletons show (the plan, the balances…), read for pages that ask (`PageDefinition.facts`). */
+  facts?: PageFacts;
 }
 
 export interface WidgetMount {
@@ -28,16 +33,32 @@ export interface WidgetMount {
   props: unknown;
   /** The widget often shows nothing (a hidden notice, a tracking stub): its slot takes no space and shows no placeholder until it draws something. */
   quiet?: boolean;
+  /** What the page shows in the widget's place until it has drawn itself, in the widget's shape (`skeletons.ts`). */
+  skeleton?: RawHtml;
+  /**
+   * The widget loads its data after it mounts: the loader keeps the skeleton's height for it until
+   * it no longer shows a loading state (`aria-busy`), so what follows does not move meanwhile.
+   */
+  hold?: boolean;
+}
+
+export interface WidgetOptions {
+  quiet?: boolean;
+  skeleton?: RawHtml;
+  hold?: boolean;
 }
 
 /** A mount point for a widget; props are checked against the widget's schema as the page renders. */
-export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>, options: { quiet?: boolean } = {}): WidgetMount {
+export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>, options: WidgetOptions = {}): WidgetMount {
   widgetProps[name].parse(props);
-  return { name, props, quiet: options.quiet };
+  return { name, props, ...options };
 }
 
+/** The widget's slot with its skeleton, inert (nothing in it can be focused or typed into) and hidden from assistive technology; the widget replaces it as it mounts. */
 export const mountPoint = (w: WidgetMount) =>
-  html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading${w.quiet ? raw(' data-quiet') : ''}></div>`;
+  html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading${w.quiet ? raw(' data-quiet') : ''}${w.skeleton && w.hold ? raw(' data-hold') : ''}>${
+    w.skeleton ? html`<div class="widget-skeleton" inert aria-hidden="true">${w.skeleton}</div>` : ''
+  }</div>`;
 
 export interface LayoutInput {
   title: string;
@@ -59,7 +80,30 @@ export interface LayoutInput {
   fill?: boolean;
   /** A wider page (the admin panel). */
   wide?: boolean;
+  /** The page's `<meta name="description">`. */
+  description?: string;
+  /** Replies the page's widgets ask for first, read as the page rendered (`PageResult.reads`). */
+  data?: PageData[];
 }
+
+/**
+ * A read a page's widget makes as it mounts: a GET route's path and the request exactly as the
+ * widget's query key holds it (`routeKey`: `{}` for none, else `{ query: {...} }` with the same
+ * types), so the page can read it as it renders and hand the reply over.
+ */
+export interface PageRead {
+  path: string;
+  request: { query?: Record<string, string | number> };
+}
+
+/** A read's reply (the envelope's `json`), as of `at` (ms since the epoch). */
+export interface PageData extends PageRead {
+  json: unknown;
+  at: number;
+}
+
+/** What a page says of itself to search engines and link previews when it does not say more. */
+export const DEFAULT_DESCRIPTION = 'Нейростудия — чат с нейросетями, генерация изображений, видео и текстов. Оплата словами и медиа токенами по подписке или пакетами.';
 
 const NAV = [
   { href: '/dashboard', label: 'Главная' },
@@ -75,14 +119,20 @@ const ADMIN_NAV = { href: '/admin', label: 'Админка' };
 
 const guestHeader = () => html`<header class="site-header site-header--guest"><a class="brand" href="/">${raw(LOGO)}<span>Нейростудия</span></a></header>`;
 
+const userBox = (viewer: PageViewer) => html`<div class="site-user"><span class="site-user__email">${viewer.email}</span><a class="site-user__logout" href="/logout">Выйти</a></div>`;
+
 function header(ctx: PageContext, current: string | undefined): RawHtml {
   if (!ctx.viewer) return guestHeader();
+  // While a setup step is pending every other page leads back to it: no navigation to offer, only the way out.
+  if (ctx.viewer.setupStep) {
+    return html`<header class="site-header site-header--setup"><span class="brand">${raw(LOGO)}<span>Нейростудия</span></span>${userBox(ctx.viewer)}</header>`;
+  }
   return html`<header class="site-header">
   <a class="brand" href="/dashboard">${raw(LOGO)}<span>Нейростудия</span></a>
   <nav class="site-nav" aria-label="Основное меню">${(ctx.viewer.role === 'admin' ? [...NAV, ADMIN_NAV] : NAV).map(
     (item) => html`<a href="${item.href}"${item.href === current ? raw(' aria-current="page"') : ''}>${item.label}</a>`,
   )}</nav>
-  <div class="site-user"><span class="site-user__email">${ctx.viewer.email}</span><a class="site-user__logout" href="/logout">Выйти</a></div>
+  <div class="site-user"><span class="site-user__email">${ctx.viewer.email}</span><a class="site-user__settings" href="/settings"${current === '/settings' ? raw(' aria-current="page"') : ''}>Настройки</a><a class="site-user__logout" href="/logout">Выйти</a></div>
 </header>`;
 }
 
@@ -109,11 +159,12 @@ export function renderDocument(input: LayoutInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="description" content="${input.description ?? DEFAULT_DESCRIPTION}">
 ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
-${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
+${input.data?.length ? html`<script type="application/json" id="page-data">${raw(jsonForScript(input.data))}</script>\n` : ''}${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
 ${preloads(input.loaderFiles, input.manifest, input.styleNonce)}</head>
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">
 ${input.layout === 'embed' ? '' : header(ctx, input.current)}
@@ -121,7 +172,7 @@ ${input.banner ? html`<div class="sandbox-banner" role="note">${input.banner}</d
 <main class="page page--${input.layout}${input.fill ? ' page--fill' : ''}${input.wide ? ' page--wide' : ''}">
 ${input.body}
 </main>
-${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>`}
+${input.layout === 'embed' ? '' : html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a><a href="/privacy">Персональные данные</a><a href="/offer">Оферта</a></footer>`}
 </body>
 </html>`;
   return doc.value;

@@ -1,12 +1,19 @@
 import type { FastifyRequest } from 'fastify';
-import { PRODUCT_VARIANTS } from '@app/contracts';
+import { PRODUCT_VARIANTS, accountRoutes, balanceRoutes, billingRoutes, chatRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
-import { mountPoint, widget, type PageContext, type WidgetMount } from './layout.ts';
+import { mountPoint, widget, type PageContext, type PageRead, type WidgetMount } from './layout.ts';
+import { authSkeleton, balanceHistorySkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
 
 export type PageAccess = 'guest' | 'user' | 'admin' | 'any';
 
 /** Where a signed-in account changes its password; a temporary one is changed here before any other page opens. */
 export const PASSWORD_CHANGE_PATH = '/password/change';
+
+/** Where staff enrol their second factor before any other page opens. */
+export const SECOND_FACTOR_PATH = '/admin/second-factor';
+
+/** The page of each setup step (`SETUP_STEPS`), where every page of the account leads until it is done. */
+export const SETUP_STEP_PAGES: Record<SetupStep, string> = { password: PASSWORD_CHANGE_PATH, second_factor: SECOND_FACTOR_PATH };
 
 export interface PageResult {
   title: string;
@@ -18,6 +25,14 @@ export interface PageResult {
   fill?: boolean;
   /** A wider page than the others (the admin panel's tables). */
   wide?: boolean;
+  /** The page's description for search engines (`DEFAULT_DESCRIPTION` otherwise). */
+  description?: string;
+  /**
+   * The reads its widgets make as they mount, which the server makes as it renders a signed-in
+   * page (`HostPagesOptions.read`) and hands over in the HTML: the widget draws its data as it
+   * mounts instead of a round trip later (on a phone's network, ≈150 ms and more).
+   */
+  reads?: PageRead[];
 }
 
 export interface PageDefinition {
@@ -26,8 +41,16 @@ export interface PageDefinition {
   layout: 'auth' | 'app' | 'embed';
   /** The header's item marked current, when it is not `path` itself (a product's screen marks «Генерации»). */
   nav?: string;
+  /** The page's skeletons show the user's facts (plan, balances, the welcome notice): the server reads them before rendering (`ctx.facts`). */
+  facts?: boolean;
   render: (ctx: PageContext, req: FastifyRequest) => PageResult;
 }
+
+/** `?page=n` of a request as the paged widgets read it from the address: 1 when missing or not a page number. */
+const pageOf = (req: FastifyRequest): number => {
+  const page = Number(query(req).page);
+  return Number.isInteger(page) && page > 0 ? page : 1;
+};
 
 /** Query parameters as single strings: a repeated parameter (`?a=1&a=2`) counts as absent. */
 const query = (req: FastifyRequest): Record<string, string | undefined> =>
@@ -48,29 +71,44 @@ export const PAGES: PageDefinition[] = [
     path: '/login',
     access: 'guest',
     layout: 'auth',
-    render: (_ctx, req) => ({ title: 'Вход', widgets: [widget('auth', { mode: 'login', redirectTo: safeNext(query(req).next) })] }),
+    render: (_ctx, req) => ({
+      title: 'Вход',
+      description: 'Вход в Нейростудию: чат с нейросетями, генерация изображений, видео и текстов.',
+      widgets: [widget('auth', { mode: 'login', redirectTo: safeNext(query(req).next) }, { skeleton: authSkeleton('login') })],
+    }),
   },
   {
     path: '/register',
     access: 'guest',
     layout: 'auth',
-    render: () => ({ title: 'Регистрация', widgets: [widget('auth', { mode: 'register', redirectTo: '/dashboard' })] }),
+    render: () => ({
+      title: 'Регистрация',
+      description: 'Регистрация в Нейростудии: чат с нейросетями, генерация изображений, видео и текстов.',
+      widgets: [widget('auth', { mode: 'register', redirectTo: '/dashboard' }, { skeleton: authSkeleton('register') })],
+    }),
   },
   {
-    // A temporary password (admin:create) is changed here before any other page opens.
+    // The `password` setup step (a temporary password, an account just made staff) is done here before any other page opens.
     path: PASSWORD_CHANGE_PATH,
     access: 'user',
     layout: 'auth',
     render: (ctx, req) => ({
       title: 'Смена пароля',
-      widgets: [widget('password-reset-form', { mode: 'change', email: ctx.viewer?.email ?? '', temporary: ctx.viewer?.mustChangePassword === true, next: safeNext(query(req).next) })],
+      widgets: [widget('password-reset-form', { mode: 'change', email: ctx.viewer?.email ?? '', temporary: ctx.viewer?.setupStep === 'password' && ctx.viewer.passwordTemporary === true, staff: ctx.viewer?.setupStep === 'password' && ctx.viewer.passwordTemporary !== true, next: safeNext(query(req).next) })],
     }),
+  },
+  {
+    // The `second_factor` setup step of staff: the app's QR code, the first code, the recovery codes.
+    path: SECOND_FACTOR_PATH,
+    access: 'admin',
+    layout: 'auth',
+    render: (ctx, req) => ({ title: 'Вход с кодом из приложения', widgets: [widget('second-factor', { email: ctx.viewer?.email ?? '', next: safeNext(query(req).next ?? '/admin') })] }),
   },
   {
     path: '/password/reset',
     access: 'any',
     layout: 'auth',
-    render: (_ctx, req) => ({ title: 'Восстановление пароля', widgets: [widget('password-reset-request', { email: (query(req).email ?? '').slice(0, 254) })] }),
+    render: (_ctx, req) => ({ title: 'Восстановление пароля', widgets: [widget('password-reset-request', { email: (query(req).email ?? '').slice(0, 254) }, { skeleton: resetRequestSkeleton() })] }),
   },
   {
     path: '/password/reset/:token',
@@ -85,12 +123,13 @@ export const PAGES: PageDefinition[] = [
     path: '/dashboard',
     access: 'user',
     layout: 'app',
-    render: (_ctx, req) => ({
+    facts: true,
+    render: (ctx, req) => ({
       title: 'Главная',
       widgets: [
-        widget('welcome-notice', {}, { quiet: true }),
-        widget('dashboard', {}),
-        widget('history-button', {}),
+        widget('welcome-notice', {}, { quiet: true, skeleton: welcomeSkeleton(ctx.facts?.welcome ?? null), hold: true }),
+        widget('dashboard', {}, { skeleton: dashboardSkeleton(ctx.facts), hold: true }),
+        widget('history-button', {}, { skeleton: historyButtonSkeleton() }),
         widget('conversion', { payments: query(req).payments === '1' ? 1 : 0 }, { quiet: true }),
       ],
       body: ([welcome, dashboard, historyButton, conversion]) =>
@@ -104,8 +143,18 @@ export const PAGES: PageDefinition[] = [
     render: (ctx) => ({
       title: 'Тарифы',
       // No sandbox banner here: the widget's own note says the same and lists the test cards (or that paying is unavailable now).
-      widgets: [widget('tariffs', { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable })],
+      widgets: [
+        widget(
+          'tariffs',
+          { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable },
+          { skeleton: tariffsSkeleton({ sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable }), hold: true },
+        ),
+      ],
       body: ([tariffs]) => html`<div class="page-head"><h1>Тарифы</h1></div>${tariffs}`,
+      reads: [
+        { path: billingRoutes.tariffs.path, request: { query: { frontend: '0' } } },
+        { path: billingRoutes.subscribeCheck.path, request: {} },
+      ],
     }),
   },
   {
@@ -114,8 +163,10 @@ export const PAGES: PageDefinition[] = [
     layout: 'app',
     render: () => ({
       title: 'История заказов',
-      widgets: [widget('order-history', {})],
+      widgets: [widget('order-history', {}, { skeleton: ordersSkeleton(), hold: true })],
       body: ([orders]) => html`<div class="page-head"><h1>История заказов</h1></div>${orders}`,
+      // The first tab, «Подписки», first page.
+      reads: [{ path: billingRoutes.subscriptionHistory.path, request: { query: { page: 1 } } }],
     }),
   },
   {
@@ -124,10 +175,16 @@ export const PAGES: PageDefinition[] = [
     access: 'user',
     layout: 'app',
     nav: '/dashboard',
-    render: () => ({
+    facts: true,
+    render: (ctx, req) => ({
       title: 'История баланса',
-      widgets: [widget('balance-history', {})],
+      widgets: [widget('balance-history', {}, { skeleton: balanceHistorySkeleton(ctx.facts), hold: true })],
       body: ([history]) => html`<div class="page-head"><h1>История баланса</h1></div>${history}`,
+      reads: [
+        { path: accountRoutes.user.path, request: {} },
+        { path: promoRoutes.referral.path, request: {} },
+        { path: balanceRoutes.history.path, request: { query: { page: pageOf(req) } } },
+      ],
     }),
   },
   {
@@ -138,6 +195,21 @@ export const PAGES: PageDefinition[] = [
       title: 'Чат',
       widgets: [widget('chat', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' })],
       fill: true,
+      // The composer's models and balance (the chat list pages are merged under a key of their own: read by the widget).
+      reads: [
+        { path: chatRoutes.models.path, request: {} },
+        { path: accountRoutes.user.path, request: {} },
+      ],
+    }),
+  },
+  {
+    path: '/settings',
+    access: 'user',
+    layout: 'app',
+    render: (ctx) => ({
+      title: 'Настройки',
+      widgets: [widget('account-settings', { email: ctx.viewer?.email ?? '' })],
+      body: ([settings]) => html`<div class="page-head"><h1>Настройки</h1></div>${settings}`,
     }),
   },
   ...aiProductPages(),
@@ -166,17 +238,24 @@ function adminPages(): PageDefinition[] {
  * The server renders each of those paths, so a link or a reload of any screen works.
  */
 function aiProductPages(): PageDefinition[] {
-  const page = (path: string): PageDefinition => ({
+  const page = (path: string, catalogue: boolean): PageDefinition => ({
     path,
     access: 'user',
     layout: 'app',
     nav: '/ai-products',
-    render: () => ({
+    render: (_ctx, req) => ({
       title: 'Генерации',
-      widgets: [widget('ai-products', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' })],
+      widgets: [
+        widget(
+          'ai-products',
+          { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages', historyUrl: '/ai-history', videoHistoryUrl: '/ai-history-video' },
+          // The list with its filters at /ai-products; a filtered list or a product's screen has its own shape.
+          catalogue && !query(req).type ? { skeleton: catalogSkeleton(), hold: true } : {},
+        ),
+      ],
     }),
   });
-  return [page('/ai-products'), ...PRODUCT_VARIANTS.map((variant) => page(`/ai-products/${variant}/:id`))];
+  return [page('/ai-products', true), ...PRODUCT_VARIANTS.map((variant) => page(`/ai-products/${variant}/:id`, false))];
 }
 
 /** The history of runs: images at /ai-history (text runs under its «Тексты» tab), video at /ai-history-video. */
@@ -186,10 +265,17 @@ function aiHistoryPages(): PageDefinition[] {
     access: 'user',
     layout: 'app',
     nav: '/ai-history',
-    render: () => ({
-      title: 'История генераций',
-      widgets: [widget('ai-history', { type: path === '/ai-history' ? 'image' : 'video', productsUrl: '/ai-products' })],
-    }),
+    render: (_ctx, req) => {
+      const type = path === '/ai-history' ? 'image' : 'video';
+      // The text runs (`?type=text`) have a shape of their own.
+      const skeleton = query(req).type === undefined ? { skeleton: historySkeleton(type), hold: true } : {};
+      const kind = type === 'image' && query(req).type === 'text' ? 'text' : type;
+      return {
+        title: 'История генераций',
+        widgets: [widget('ai-history', { type, productsUrl: '/ai-products' }, skeleton)],
+        reads: [{ path: generationRoutes.history.path, request: { query: { type: kind, page: pageOf(req) } } }],
+      };
+    },
   }));
 }
 

@@ -19,10 +19,12 @@ import { limitJsonDepth } from './lib/json-body.ts';
 import { createSerializerCompiler } from './lib/serializer.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { StreamSlots } from './lib/stream-slots.ts';
+import { ImageBudget } from './lib/image-budget.ts';
 import { rateLimitCounts } from './lib/rate-limit-store.ts';
+import { installHttpMetrics } from './lib/metrics/http-metrics.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
-import { pageContext } from './features/pages/page-context.ts';
+import { pageContext, pageFacts, pageReads } from './features/pages/page-context.ts';
 import healthRoutes from './features/health/health.routes.ts';
 import billingRoutes from './features/billing/billing.routes.ts';
 import walletRoutes from './features/wallet/wallet.routes.ts';
@@ -38,6 +40,9 @@ import chatRoutes from './features/chat/chat.routes.ts';
 import catalogRoutes from './features/catalog/catalog.routes.ts';
 import generationRoutes from './features/generations/generations.routes.ts';
 import replicateWebhookRoutes from './features/generations/replicate-webhook.routes.ts';
+import noticesRoutes from './features/notices/notices.routes.ts';
+import privacyRoutes from './features/privacy/privacy.routes.ts';
+import promoRoutes from './features/promo/promo.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +50,8 @@ declare module 'fastify' {
     ctx: AppContext;
     /** Event streams open in this process, per user (`SSE_STREAMS_PER_USER`). */
     streamSlots: StreamSlots;
+    /** The memory this process checks uploaded pictures in (`IMAGE_CHECK_MEMORY_MB`). */
+    imageBudget: ImageBudget;
   }
 }
 
@@ -52,9 +59,11 @@ declare module 'fastify' {
 function cspDirectives(config: Config): Record<string, string[]> {
   const paymentOrigins = config.cloudpayments.sandbox ? [] : ['https://widget.cloudpayments.ru', 'https://*.cloudpayments.ru'];
   // Development only (WIDGET_DEV_SERVERS, refused in production): widget modules from their
-  // `vite dev` servers, and those servers' hot-reload socket.
+  // `vite dev` servers, those servers' hot-reload socket, and the shared worker vite's client makes
+  // from a blob to wait for a restarted server.
   const devOrigins = Object.values(config.widgetDevServers);
   const devSockets = devOrigins.map((origin) => origin.replace(/^http/, 'ws'));
+  const devWorkers: Record<string, string[]> = devOrigins.length > 0 ? { workerSrc: ["'self'", 'blob:'] } : {};
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...paymentOrigins, ...devOrigins],
@@ -69,6 +78,7 @@ function cspDirectives(config: Config): Record<string, string[]> {
     formAction: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
+    ...devWorkers,
   };
 }
 
@@ -118,6 +128,7 @@ const contextPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     app.decorate('ctx', ctx);
     app.decorate('streamSlots', new StreamSlots(ctx.config.sseStreamsPerUser));
+    app.decorate('imageBudget', new ImageBudget(ctx.config.imageCheck.memoryBytes, ctx.config.imageCheck.waitMs));
     await app.register(authPlugin);
   },
   { name: 'context' },
@@ -133,8 +144,13 @@ export const ALL_CONTRACTS: RouteContract[] = Object.values(contractRoutes).flat
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Fastify's own logger type: routes and hooks see the context's pino logger as it.
   const loggerInstance: FastifyBaseLogger = ctx.log;
+  const { headersTimeoutSeconds, requestTimeoutSeconds } = ctx.config.http;
   const app: FastifyInstance = Fastify({
     loggerInstance,
+    // A client that trickles a request's headers or body is cut off (408) when these run out, so
+    // one address cannot hold a process's sockets forever; Node checks them this often.
+    requestTimeout: requestTimeoutSeconds * 1000,
+    http: { headersTimeout: headersTimeoutSeconds * 1000, connectionsCheckingInterval: Math.min(5000, headersTimeoutSeconds * 500) },
     // Outside production one readable line a request instead of Fastify's two objects.
     ...(readableLogs(ctx.config.env) ? { logController: new RequestLines() } : {}),
     trustProxy: ctx.config.trustProxy,
@@ -142,6 +158,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrorReply,
   });
+  // First, so that every request is timed, those the rate limit refuses too.
+  installHttpMetrics(app, ctx.metrics);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ checkWithZod: ctx.config.env !== 'production' }));
 
@@ -156,6 +174,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loaderDir: ctx.config.loaderDir,
     devServers: ctx.config.widgetDevServers,
     context: (req) => pageContext(ctx, req),
+    facts: (req) => pageFacts(ctx, req),
+    read: (req, reads) => pageReads(app, req, reads),
   });
   await app.register(accountsRoutes);
   await app.register(billingRoutes);
@@ -172,6 +192,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(catalogRoutes);
   await app.register(generationRoutes);
   await app.register(replicateWebhookRoutes);
+  await app.register(noticesRoutes);
+  await app.register(privacyRoutes);
+  await app.register(promoRoutes);
   // Open answer streams would keep the server from closing: their answers are stopped first
   // (each stored as far as it went and charged for that), which ends the streams; streams of
   // generations' progress end (their pages then ask for the run's status).

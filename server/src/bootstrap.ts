@@ -30,9 +30,13 @@ export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (msg) => log.info(msg));
     databaseUrl = embedded.url;
-    log.info({ port: config.embeddedPgPort, dir: config.dataDir }, 'embedded PostgreSQL started (DATABASE_URL is not set)');
+    const where = { port: config.embeddedPgPort, dir: config.dataDir };
+    if (embedded.owner === undefined) log.info(where, 'embedded PostgreSQL started (DATABASE_URL is not set)');
+    else log.info(where, `using the embedded PostgreSQL of the running server (process ${String(embedded.owner)}; DATABASE_URL is not set)`);
   }
-  const db = createDb(databaseUrl, { poolSize: config.databasePoolSize, ...config.database, onError: (err) => log.warn({ err }, 'database connection lost') });
+  // Once the process closes, connections still ending when the embedded database stops are no news.
+  let closing = false;
+  const db = createDb(databaseUrl, { poolSize: config.databasePoolSize, ...config.database, onError: (err) => (closing ? log.debug({ err }, 'database connection closed while stopping') : log.warn({ err }, 'database connection lost')) });
   try {
     if (opts.migrate !== false) {
       // Migrations may take longer than any request may (an index on a big table): no statement limit.
@@ -64,6 +68,7 @@ export async function bootstrap(opts: { migrate?: boolean; seed?: boolean } = {}
     secrets: resolveSecrets(config),
     log,
     async close() {
+      closing = true;
       await db.destroy();
       await embedded?.stop();
     },

@@ -81,8 +81,9 @@ const trustProxy = optionalString.transform((value, ctx): boolean | string[] => 
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
 
+/** The environment: the variables below, checked; every other variable is kept (provider keys are read from them). */
 const EnvSchema = z
-  .object({
+  .looseObject({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('127.0.0.1'),
     PORT: int(3000, 0, 65535),
@@ -101,6 +102,7 @@ const EnvSchema = z
     TRUST_PROXY: trustProxy,
     RUN_WORKERS: bool(true),
     WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     ALLOW_SANDBOX: z
       .enum(['true', 'false', '1', '0', 'yes', 'no'])
       .optional()
@@ -108,8 +110,12 @@ const EnvSchema = z
     RATE_LIMIT_PER_MINUTE: int(600, 1, 1_000_000),
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
     REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1–64 letters, digits and : _ . -').default('ns:'),
+    HTTP_HEADERS_TIMEOUT_SECONDS: int(15, 1, 300),
+    HTTP_REQUEST_TIMEOUT_SECONDS: int(300, 1, 3600),
     SSE_HEARTBEAT_SECONDS: int(15, 1, 300),
     SSE_STREAMS_PER_USER: int(20, 1, 100_000),
+    IMAGE_CHECK_MEMORY_MB: int(256, 64, 65_536),
+    IMAGE_CHECK_WAIT_SECONDS: int(30, 1, 600),
     DEMO_WORD_DELAY_MS: int(50, 0, 5_000),
     DEMO_STEP_DELAY_MS: int(150, 0, 10_000),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -153,6 +159,9 @@ const EnvSchema = z
       .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
   })
   .superRefine((env, ctx) => {
+    if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_SECONDS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_SECONDS' });
+    }
     if (Boolean(env.CLOUDPAYMENTS_PUBLIC_ID) !== Boolean(env.CLOUDPAYMENTS_API_SECRET)) {
       ctx.addIssue({ code: 'custom', path: ['CLOUDPAYMENTS_API_SECRET'], message: 'set both CLOUDPAYMENTS_PUBLIC_ID and CLOUDPAYMENTS_API_SECRET, or neither (sandbox)' });
     }
@@ -188,111 +197,15 @@ const EnvSchema = z
     }
   });
 
-export type Env = z.input<typeof EnvSchema>;
-
-export interface Config {
-  env: 'development' | 'production' | 'test';
-  host: string;
-  port: number;
-  publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  databasePoolSize: number;
-  /** Limits that keep a lost or frozen database from hanging requests (answered 503 instead). */
-  database: { statementTimeoutMs: number; connectTimeoutMs: number; maxWaiting: number };
-  embeddedPgPort: number;
-  appSecret: string | undefined;
-  sessionTtlDays: number;
-  /** How long a process answers who sends a token from memory (0: it asks the database every time); changes reach it by NOTIFY. */
-  sessionCacheSeconds: number;
-  logLevel: string;
-  /**
-   * Whose `X-Forwarded-*` headers are believed: nobody (false), any peer (true: only behind a
-   * proxy that is the sole way in), or the proxies' addresses and networks.
-   */
-  trustProxy: boolean | string[];
-  runWorkers: boolean;
-  /** `npm run worker` answers /healthz and /readyz on this port (none when unset). */
-  workerHealthPort: number | undefined;
-  rateLimitPerMinute: number;
-  /** Redis for what every web process must share (the rate limit's counters); unset → each process's memory. */
-  redis: { url: string | undefined; keyPrefix: string };
-  /** Seconds between the comment lines that keep an open event stream alive. */
-  sseHeartbeatSeconds: number;
-  /** Event streams one user may have open at once in one process (counted in its memory). */
-  sseStreamsPerUser: number;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  supportUrl: string;
-  cloudpayments: {
-    /** Without keys the sandbox plays CloudPayments' part. */
-    sandbox: boolean;
-    publicId: string;
-    apiSecret: string;
-    apiUrl: string;
-    widgetUrl: string;
-    taxationSystem: number;
-  };
-  telegram: {
-    sandbox: boolean;
-    botToken: string | undefined;
-    botUsername: string;
-    channel: string;
-    apiUrl: string;
-    webhookSecret: string | undefined;
-  };
-  /** Replicate-protocol connections: webhooks, with polling as the fallback. */
-  replicate: {
-    /**
-     * The account's webhook signing secret (`whsec_…`). Set (with `PUBLIC_URL`) → predictions are
-     * created with a webhook to `PUBLIC_URL` + the webhook route; unset → they are only polled.
-     */
-    webhookSecret: string | undefined;
-    /** Seconds between polls of a prediction that has a webhook (the fallback when it never comes). */
-    webhookPollSeconds: number;
-  };
-  widgetsDir: string;
-  loaderDir: string;
-  /**
-   * Widgets served by their `vite dev` server (name → origin), never in production: the page
-   * loads them from there with the React-refresh preamble, and the CSP allows those origins.
-   */
-  widgetDevServers: Record<string, string>;
-  /** Where uploaded and generated files are kept. */
-  storage: StorageConfig;
-  /** The offline demo provider's pace: average pause before each streamed word. */
-  demoWordDelayMs: number;
-  /** The demo's pace for pictures and clips: pause per progress step (four an image; a clip's tenths take twice as long). */
-  demoStepDelayMs: number;
-  /**
-   * Keys of AI provider connections, by variable name: every variable whose name ends in
-   * `_API_KEY` or `_API_TOKEN`. A connection names its variable (`api_key_env`); other variables
-   * (the database URL, the app secret) can never be sent to a provider.
-   */
-  providerKeys: Readonly<Record<string, string>>;
-  /**
-   * Where each key may be sent, by its variable: `<VAR>_HOSTS` beside it (hosts, or `host:port`),
-   * with {@link DEFAULT_PROVIDER_KEY_HOSTS} for the well-known ones. A key without hosts is sent
-   * nowhere: a connection naming it is refused when saved and when called.
-   */
-  providerKeyHosts: Readonly<Record<string, readonly HostRule[]>>;
-  /**
-   * `PROVIDER_PRIVATE_HOSTS`: the hosts (by name or address and port, as a connection's URL
-   * writes them) provider calls may reach although they are private, loopback, link-local or
-   * unique-local; every other such address is refused where the connection is made.
-   */
-  providerPrivateHosts: readonly HostRule[];
-}
-
 /** Hosts the well-known keys may be sent to while their `<VAR>_HOSTS` is unset. */
 export const DEFAULT_PROVIDER_KEY_HOSTS: Readonly<Record<string, string>> = { OPENAI_API_KEY: 'api.openai.com', REPLICATE_API_TOKEN: 'api.replicate.com' };
 
 /** The `<VAR>_HOSTS` lists of provider keys (and the defaults of those not given), with the problems of each. */
-function providerKeyHosts(env: Record<string, string | undefined>): { hosts: Record<string, HostRule[]>; problems: string[] } {
+function providerKeyHosts(env: Readonly<Record<string, unknown>>): { hosts: Record<string, HostRule[]>; problems: string[] } {
   const lists: Record<string, string> = { ...DEFAULT_PROVIDER_KEY_HOSTS };
   for (const [name, value] of Object.entries(env)) {
     const key = /^(.+)_HOSTS$/.exec(name)?.[1];
-    if (key && PROVIDER_KEY_NAME.test(key) && value !== undefined && value.trim() !== '') lists[key] = value;
+    if (key && PROVIDER_KEY_NAME.test(key) && typeof value === 'string' && value.trim() !== '') lists[key] = value;
   }
   const hosts: Record<string, HostRule[]> = {};
   const problems: string[] = [];
@@ -307,43 +220,15 @@ function providerKeyHosts(env: Record<string, string | undefined>): { hosts: Rec
 /** Environment variables a provider connection may take its key from (the admin's editor checks the same rule). */
 export const PROVIDER_KEY_NAME = PROVIDER_KEY_ENV;
 
-/** Local disk (the default) or an S3-compatible service. */
-export type StorageConfig =
-  | {
-      kind: 'local';
-      /** `DATA_DIR/files`. */
-      dir: string;
-    }
-  | {
-      kind: 's3';
-      bucket: string;
-      region: string;
-      /** Unset: AWS S3 itself. */
-      endpoint: string | undefined;
-      /** `https://host/bucket/key` instead of `https://bucket.host/key` (MinIO and most self-hosted services). */
-      forcePathStyle: boolean;
-      /** Unset: the AWS SDK's default chain (AWS_* variables, an instance role). */
-      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-    };
-
 /** Sandbox credentials: the sandbox signs notifications with this secret, so the same verification runs. */
 export const SANDBOX_PUBLIC_ID = 'pk_sandbox';
 
-export class ConfigError extends Error {}
-
-/** Parses the environment; a wrong value stops the start with a message naming it. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // An empty variable (`PORT=` in an env file) is unset, so its default applies: `z.coerce`
-  // would otherwise read '' as 0.
-  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')));
-  const keyHosts = providerKeyHosts(env);
-  if (!parsed.success || keyHosts.problems.length) {
-    const lines = [...(parsed.error?.issues ?? []).map((i) => `  ${i.path.join('.')}: ${i.message}`), ...keyHosts.problems];
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/**
+ * The configuration a process runs with, shaped from the checked environment; its type is
+ * inferred from here ({@link Config}), never written again beside it.
+ */
+const ConfigSchema = EnvSchema.transform((e) => {
   const fromRoot = (p: string) => path.resolve(REPO_ROOT, p);
-  const cpSandbox = !e.CLOUDPAYMENTS_PUBLIC_ID;
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -352,24 +237,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: fromRoot(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    /** Limits that keep a lost or frozen database from hanging requests (answered 503 instead). */
     database: { statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, maxWaiting: e.DATABASE_MAX_WAITING },
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     appSecret: e.APP_SECRET,
     sessionTtlDays: e.SESSION_TTL_DAYS,
+    /** How long a process answers who sends a token from memory (0: it asks the database every time); changes reach it by NOTIFY. */
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     logLevel: e.LOG_LEVEL,
+    /**
+     * Whose `X-Forwarded-*` headers are believed: nobody (false), any peer (true: only behind a
+     * proxy that is the sole way in), or the proxies' addresses and networks.
+     */
     trustProxy: e.TRUST_PROXY,
     runWorkers: e.RUN_WORKERS,
+    /** `npm run worker` answers /healthz and /readyz on this port (none when unset). */
     workerHealthPort: e.WORKER_HEALTH_PORT,
+    metricsPort: e.METRICS_PORT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    /** Redis for what every web process must share (the rate limit's counters); unset → each process's memory. */
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
+    /** Longest a client may take to send a request's headers, and the whole request with its body (Node's `headersTimeout`, `requestTimeout`). */
+    http: { headersTimeoutSeconds: e.HTTP_HEADERS_TIMEOUT_SECONDS, requestTimeoutSeconds: e.HTTP_REQUEST_TIMEOUT_SECONDS },
+    /** Seconds between the comment lines that keep an open event stream alive. */
     sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
+    /** Event streams one user may have open at once in one process (counted in its memory). */
     sseStreamsPerUser: e.SSE_STREAMS_PER_USER,
+    imageCheck: { memoryBytes: e.IMAGE_CHECK_MEMORY_MB * 1024 * 1024, waitMs: e.IMAGE_CHECK_WAIT_SECONDS * 1000 },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportUrl: e.SUPPORT_URL,
     cloudpayments: {
-      sandbox: cpSandbox,
+      /** Without keys the sandbox plays CloudPayments' part. */
+      sandbox: !e.CLOUDPAYMENTS_PUBLIC_ID,
       publicId: e.CLOUDPAYMENTS_PUBLIC_ID ?? SANDBOX_PUBLIC_ID,
       apiSecret: e.CLOUDPAYMENTS_API_SECRET ?? '',
       apiUrl: e.CLOUDPAYMENTS_API_URL.replace(/\/+$/, ''),
@@ -384,24 +284,81 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
       webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
     },
-    replicate: { webhookSecret: e.REPLICATE_WEBHOOK_SECRET, webhookPollSeconds: e.REPLICATE_WEBHOOK_POLL_SECONDS },
+    /** Replicate-protocol connections: webhooks, with polling as the fallback. */
+    replicate: {
+      /**
+       * The account's webhook signing secret (`whsec_…`). Set (with `PUBLIC_URL`) → predictions are
+       * created with a webhook to `PUBLIC_URL` + the webhook route; unset → they are only polled.
+       */
+      webhookSecret: e.REPLICATE_WEBHOOK_SECRET,
+      /** Seconds between polls of a prediction that has a webhook (the fallback when it never comes). */
+      webhookPollSeconds: e.REPLICATE_WEBHOOK_POLL_SECONDS,
+    },
     widgetsDir: fromRoot(e.WIDGETS_DIR),
     loaderDir: fromRoot(e.LOADER_DIR),
+    /**
+     * Widgets served by their `vite dev` server (name → origin), never in production: the page
+     * loads them from there with the React-refresh preamble, and the CSP allows those origins.
+     */
     widgetDevServers: e.WIDGET_DEV_SERVERS,
+    /** The offline demo provider's pace: average pause before each streamed word. */
     demoWordDelayMs: e.DEMO_WORD_DELAY_MS,
+    /** The demo's pace for pictures and clips: pause per progress step (four an image; a clip's tenths take twice as long). */
     demoStepDelayMs: e.DEMO_STEP_DELAY_MS,
-    providerKeyHosts: keyHosts.hosts,
+    /**
+     * Where each key may be sent, by its variable: `<VAR>_HOSTS` beside it (hosts, or `host:port`),
+     * with {@link DEFAULT_PROVIDER_KEY_HOSTS} for the well-known ones. A key without hosts is sent
+     * nowhere: a connection naming it is refused when saved and when called.
+     */
+    providerKeyHosts: providerKeyHosts(e).hosts,
+    /**
+     * `PROVIDER_PRIVATE_HOSTS`: the hosts (by name or address and port, as a connection's URL
+     * writes them) provider calls may reach although they are private, loopback, link-local or
+     * unique-local; every other such address is refused where the connection is made.
+     */
     providerPrivateHosts: e.PROVIDER_PRIVATE_HOSTS,
-    providerKeys: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => PROVIDER_KEY_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].trim() !== '')),
+    /**
+     * Keys of AI provider connections, by variable name: every variable whose name ends in
+     * `_API_KEY` or `_API_TOKEN`. A connection names its variable (`api_key_env`); other variables
+     * (the database URL, the app secret) can never be sent to a provider.
+     */
+    providerKeys: Object.fromEntries(Object.entries(e).filter((entry): entry is [string, string] => PROVIDER_KEY_NAME.test(entry[0]) && typeof entry[1] === 'string' && entry[1].trim() !== '')),
+    /** Where uploaded and generated files are kept: local disk (the default) or an S3-compatible service. */
     storage: e.S3_BUCKET
       ? {
-          kind: 's3',
+          kind: 's3' as const,
           bucket: e.S3_BUCKET,
           region: e.S3_REGION ?? 'us-east-1',
+          /** Unset: AWS S3 itself. */
           endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+          /** `https://host/bucket/key` instead of `https://bucket.host/key` (MinIO and most self-hosted services). */
           forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+          /** Unset: the AWS SDK's default chain (AWS_* variables, an instance role). */
           credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
         }
-      : { kind: 'local', dir: path.join(fromRoot(e.DATA_DIR), 'files') },
+      : {
+          kind: 'local' as const,
+          /** `DATA_DIR/files`. */
+          dir: path.join(fromRoot(e.DATA_DIR), 'files'),
+        },
   };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type StorageConfig = Config['storage'];
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a wrong value stops the start with a message naming it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable (`PORT=` in an env file) is unset, so its default applies: `z.coerce`
+  // would otherwise read '' as 0.
+  const input = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== ''));
+  const parsed = ConfigSchema.safeParse(input);
+  const keyHostProblems = providerKeyHosts(input).problems;
+  if (!parsed.success || keyHostProblems.length) {
+    const lines = [...(parsed.error?.issues ?? []).map((i) => `  ${i.path.join('.')}: ${i.message}`), ...keyHostProblems];
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }

@@ -1,22 +1,26 @@
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { Db, Executor } from './db/database.ts';
 import type { Secrets } from './lib/secrets.ts';
-import { Jobs } from './jobs/queue.ts';
-import { ALL_JOBS } from './jobs/registry.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
-import { HttpCloudPaymentsApi, type CloudPaymentsApi } from './features/payments/cloudpayments.ts';
-import { SandboxCloudPaymentsApi } from './features/payments/sandbox/sandbox.engine.ts';
-import { HttpTelegramClient, SandboxTelegramClient, type TelegramClient } from './features/welcome/telegram.client.ts';
-import { createStorage } from './storage/create-storage.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { CloudPaymentsApi } from './features/payments/cloudpayments.ts';
+import type { TelegramClient } from './features/welcome/telegram.client.ts';
 import type { Storage } from './storage/storage.ts';
-import { PgListener } from './lib/pg-listener.ts';
-import { ViewerCache } from './features/accounts/viewer-cache.ts';
-import { ProviderRegistry } from './providers/registry.ts';
-import { ChatRuns } from './features/chat/chat-runs.ts';
-import { ModelCache } from './features/ai/model-cache.ts';
-import { SettingsStore, defaultSettings } from './features/settings/settings.store.ts';
-import { GenerationEvents } from './features/generations/generation-events.ts';
+import type { PgListener } from './lib/pg-listener.ts';
+import type { ViewerCache } from './features/accounts/viewer-cache.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+import type { ChatRuns } from './features/chat/chat-runs.ts';
+import type { ModelCache } from './features/ai/model-cache.ts';
+import type { SettingsStore } from './features/settings/settings.store.ts';
+import type { GenerationEvents } from './features/generations/generation-events.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Metrics } from './lib/metrics/metrics.ts';
+
+/*
+ * Types only: what services, jobs and routes work with. The one place that builds a context
+ * (which classes, which jobs) is `composition.ts`, beside `main.ts` and `worker.ts`.
+ */
 
 /**
  * What services and jobs work with: the database, the job queue, configuration, the log and
@@ -28,7 +32,7 @@ export interface AppContext {
   readonly db: Db;
   readonly log: Logger;
   readonly secrets: Secrets;
-  readonly jobs: Jobs;
+  readonly jobs: JobQueue;
   readonly mailer: Mailer;
   /** CloudPayments' API, or the sandbox's stand-in when no keys are configured. */
   readonly cloudpayments: CloudPaymentsApi;
@@ -50,61 +54,34 @@ export interface AppContext {
   readonly generationEvents: GenerationEvents;
   /** What admins set at run time (welcome gift, links, sandbox switches), with the environment as defaults. */
   readonly settings: SettingsStore;
+  /** What time it is for the sign-in forms' limits and checks (a test brings its own). */
+  readonly clock: Clock;
+  /** This process's figures for Prometheus, served on METRICS_PORT (`lib/metrics/`). */
+  readonly metrics: Metrics;
 }
 
-export interface ContextDeps {
-  config: Config;
-  db: Db;
-  /** The connection string of `db`, for the job queue's own connections. */
-  databaseUrl: string;
-  secrets: Secrets;
-  log: Logger;
+/** What sending takes of a job (`defineJob`'s definitions are ones): its queue, its payload's schema and how it keys singletons. */
+export interface SendableJob<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly payload: S;
+  /** Jobs with the same key are kept apart as the queue's `policy` says. */
+  singletonKey?(payload: z.output<S>): string;
 }
 
-/** Builds the context (the queue is not started: see `startContext`). */
-export function createContext(deps: ContextDeps): AppContext {
-  const { config } = deps;
-  const cp = config.cloudpayments;
-  const listener = new PgListener(deps.databaseUrl, deps.log);
-  const ctx: { -readonly [K in keyof AppContext]: AppContext[K] } = {
-    config,
-    db: deps.db,
-    log: deps.log,
-    secrets: deps.secrets,
-    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS, listener),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, env: config.env, log: deps.log }),
-    cloudpayments: cp.sandbox ? new SandboxCloudPaymentsApi(() => ctx) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret),
-    telegram: config.telegram.botToken ? new HttpTelegramClient(config.telegram.apiUrl, config.telegram.botToken) : new SandboxTelegramClient(deps.db),
-    storage: createStorage(config.storage),
-    listener,
-    providers: new ProviderRegistry(config),
-    models: new ModelCache(),
-    viewers: new ViewerCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 }),
-    chatRuns: new ChatRuns(() => ctx),
-    generationEvents: new GenerationEvents(() => ctx),
-    settings: new SettingsStore(defaultSettings(config), deps.log),
-  };
-  return ctx;
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists exactly when the data that caused it commits. */
+  tx?: Executor;
+  startAfter?: Date;
 }
 
-/** Starts the job queue; with `work` (RUN_WORKERS, or the worker process) also its workers and schedules. */
-export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
-  ctx.chatRuns.listen();
-  ctx.models.listen(ctx.listener);
-  ctx.viewers.listen(ctx.listener);
-  ctx.generationEvents.listen(ctx.listener);
-  ctx.settings.listen(ctx.listener, ctx.db);
-  await ctx.settings.load(ctx.db);
-  await ctx.jobs.start(ctx, opts);
-  await ctx.listener.start();
-}
-
-/** Stops chat answers (each kept as far as it went) and the queue (waiting for running jobs), closes the mailer, the storage client and the providers' connections; the database is the caller's. */
-export async function stopContext(ctx: AppContext): Promise<void> {
-  await ctx.chatRuns.stopAll();
-  await ctx.jobs.stop();
-  await ctx.listener.stop();
-  ctx.mailer.close();
-  ctx.storage.close();
-  await ctx.providers.close();
+/** The job queue (`jobs/queue.ts`, pg-boss in the app's own database). */
+export interface JobQueue {
+  /** Enqueues `payload` for `job` (checked against its schema), inside `opts.tx` when given; answers the job id (null when a singleton key kept it out). */
+  send<S extends z.ZodType>(job: SendableJob<S>, payload: z.input<S>, opts?: SendOptions): Promise<string | null>;
+  /** Copies jobs that failed for good without their handler seeing it into `job_failures`; answers how many. */
+  recordExhausted(db: Executor): Promise<number>;
+  /** Starts the queue; with `work`, also the workers and schedules of the jobs `ctx` enables. */
+  start(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void>;
+  /** Stops the queue, waiting for running jobs. */
+  stop(): Promise<void>;
 }

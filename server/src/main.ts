@@ -1,9 +1,7 @@
-// First: V8's settings must be in place before the rest of the server loads.
-import './lib/v8-tuning.ts';
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError } from './config.ts';
-import { createContext, startContext, stopContext } from './context.ts';
+import { createContext, startContext, stopContext } from './composition.ts';
 import { surviveDatabaseLoss } from './lib/database-loss.ts';
 
 /** How long a stopping server lets the chat answers it is writing finish before it stops them. */
@@ -39,11 +37,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await startContext(ctx, { work: config.runWorkers });
-  await app.listen({ host: config.host, port: config.port });
-  ctx.log.info(
-    { url: config.publicUrl, payments: config.cloudpayments.sandbox ? 'sandbox' : 'cloudpayments', mail: config.smtpUrl ? 'smtp' : `${config.dataDir}/mail`, workers: config.runWorkers },
-    `Нейростудия is running at ${config.publicUrl}`,
-  );
+  // One line for each address it listens on: where people open it (PUBLIC_URL), and what it runs on.
+  const setup = `payments: ${config.cloudpayments.sandbox ? 'sandbox' : 'CloudPayments'}; mail: ${config.smtpUrl ? 'SMTP' : `files in ${config.dataDir}/mail`}; job workers: ${config.runWorkers ? 'in this process' : 'apart (RUN_WORKERS=false)'}`;
+  await app.listen({ host: config.host, port: config.port, listenTextResolver: (address) => `Нейростудия is running at ${config.publicUrl} (listening on ${address}; ${setup})` });
 }
 
 main().catch((err: unknown) => {

@@ -1,9 +1,7 @@
-// First: V8's settings must be in place before the rest of the server loads.
-import './lib/v8-tuning.ts';
 import http from 'node:http';
 import { sql } from 'kysely';
 import { bootstrap } from './bootstrap.ts';
-import { createContext, startContext, stopContext } from './context.ts';
+import { createContext, startContext, stopContext } from './composition.ts';
 import { surviveDatabaseLoss } from './lib/database-loss.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from './zod-ru.ts';
 import { defineRoute } from './route.ts';
 import { storableText } from './fields.ts';
-import { ChangePasswordBodySchema, ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, accountPaths } from './accounts.browser.ts';
+import { ChangePasswordBodySchema, ConfirmEmailBodySchema, LoginBodySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetRequestBodySchema, SecondFactorEnableBodySchema, SignInCheckBodySchema, accountPaths } from './accounts.browser.ts';
 
 export * from './accounts.browser.ts';
 
@@ -36,6 +36,37 @@ export type AuthResult = z.infer<typeof AuthResultSchema>;
 
 export const OkSchema = z.object({ ok: z.literal(true) });
 
+/** A sign-in check's challenge (ALTCHA's proof of work, v2): what the browser solves, signed by the server. */
+export const SignInChallengeSchema = z.object({
+  parameters: z.object({
+    algorithm: z.string().max(40),
+    nonce: z.string().max(128),
+    salt: z.string().max(128),
+    cost: z.number().int(),
+    keyLength: z.number().int(),
+    keyPrefix: z.string().max(128),
+    keySignature: z.string().max(256).optional(),
+    expiresAt: z.number().int().optional(),
+    data: z.object({ email: z.string().max(254) }).optional(),
+  }),
+  signature: z.string().max(256).optional(),
+});
+export type SignInChallenge = z.infer<typeof SignInChallengeSchema>;
+
+/** What `check` of a sign-in carries (base64url JSON): the challenge and the browser's solution. */
+export const SignInCheckSchema = z.object({
+  challenge: SignInChallengeSchema,
+  solution: z.object({ counter: z.number().int().min(0), derivedKey: z.string().max(256) }),
+});
+
+/** A second factor being enrolled: its secret as text, as an `otpauth://` link and as a QR code (an SVG path on a `size`×`size` grid). */
+export const SecondFactorSetupSchema = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  qr: z.object({ size: z.number().int(), path: z.string() }),
+});
+export type SecondFactorSetup = z.infer<typeof SecondFactorSetupSchema>;
+
 export const ResetCheckQuerySchema = z.object({
   token: z.string().max(200).check(storableText()).default(''),
   email: z.string().max(254).check(storableText()).default(''),
@@ -55,6 +86,13 @@ export const accountRoutes = {
     tags: ['accounts'],
     body: RegisterBodySchema,
     response: AuthResultSchema,
+  }),
+  signInCheck: defineRoute({
+    ...accountPaths.signInCheck,
+    summary: 'A sign-in check (proof of work) for an account many sign-ins failed for: the browser solves it and signs in with `check`',
+    tags: ['accounts'],
+    body: SignInCheckBodySchema,
+    response: z.object({ challenge: SignInChallengeSchema }),
   }),
   login: defineRoute({
     ...accountPaths.login,
@@ -112,10 +150,26 @@ export const accountRoutes = {
   changePassword: defineRoute({
     ...accountPaths.changePassword,
     summary:
-      'Sets a new password given the current one; clears a temporary password (until then every other call answers 403 PASSWORD_CHANGE_REQUIRED); ends the account’s other sessions',
+      'Sets a new password given the current one; does the `password` setup step (a temporary password, or an account just made staff: until then every other call answers 403 PASSWORD_CHANGE_REQUIRED); ends the account’s other sessions',
     tags: ['accounts'],
-    whileTemporaryPassword: true,
+    setupStep: 'password',
     body: ChangePasswordBodySchema,
     response: OkSchema,
+  }),
+  secondFactorSetup: defineRoute({
+    ...accountPaths.secondFactorSetup,
+    summary: 'Starts (or starts again) the enrolment of the second factor of staff (setup step `second_factor`): a new TOTP secret, its link and QR code',
+    tags: ['accounts'],
+    setupStep: 'second_factor',
+    response: SecondFactorSetupSchema,
+  }),
+  secondFactorEnable: defineRoute({
+    ...accountPaths.secondFactorEnable,
+    summary:
+      'Ends the enrolment with the first code of the app (the `second_factor` setup step: until then every other call answers 403 SECOND_FACTOR_SETUP_REQUIRED); answers ten single-use recovery codes, shown once; ends the account’s other sessions',
+    tags: ['accounts'],
+    setupStep: 'second_factor',
+    body: SecondFactorEnableBodySchema,
+    response: z.object({ recovery_codes: z.array(z.string()) }),
   }),
 } as const;

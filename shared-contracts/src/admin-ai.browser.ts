@@ -7,6 +7,9 @@ import type { Endpoint, MultipartSpec } from './route.ts';
 export const MODEL_KINDS = ['chat', 'text', 'image', 'video'] as const;
 export type ModelKindName = (typeof MODEL_KINDS)[number];
 
+/** The most of a chat's latest messages sent to a chat model with a new one (the service's window; staff may set fewer per model). */
+export const HISTORY_MAX_MESSAGES = 20;
+
 /** The kinds as the panel names them. */
 export const MODEL_KIND_LABELS: Record<ModelKindName, string> = { chat: 'чат', text: 'текст', image: 'изображения', video: 'видео' };
 

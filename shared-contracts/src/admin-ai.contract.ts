@@ -4,7 +4,7 @@ import { IdSchema } from './fields.ts';
 import { TimestampSchema, paginated } from './envelope.ts';
 import { adminListQuery } from './admin.contract.ts';
 import { PRODUCT_VARIANTS } from './catalog.browser.ts';
-import { ProductFieldSchema } from './catalog.contract.ts';
+import { ProductFieldSchema, ProductPriceSchema } from './catalog.contract.ts';
 import { MODEL_KINDS, PRODUCT_EXAMPLE_UPLOAD, PROVIDER_PROTOCOLS, adminAiPaths } from './admin-ai.browser.ts';
 import {
   AdminAiCategoryCreateSchema,
@@ -16,7 +16,7 @@ import {
   AdminProviderCreateSchema,
   AdminProviderUpdateSchema,
   ProviderModelSchema,
-} from './admin-inputs.ts';
+} from './admin-ai-inputs.ts';
 
 /*
  * The admin's AI catalogue (tabs 2–4 and 14): products, their categories, models and provider
@@ -69,6 +69,12 @@ export const AdminAiProductSchema = z.object({
   model_id: z.number().int(),
   model: z.string(),
   model_kind: z.enum(MODEL_KINDS),
+  /** What the catalogue shows users as its price (the same figure: a text product's most, its template included). */
+  price: ProductPriceSchema,
+  /** The model's provider connection. */
+  connection: z.string(),
+  /** Why users do not see it though it is switched on: its category, model or connection is off (the catalogue shows only what is on all along); null when they see it or it is off itself. */
+  hidden_because: z.enum(['category', 'model', 'connection']).nullable(),
   /** The example image for admins (`/api/new/files/{id}`), or null. */
   example_url: z.string().nullable(),
   sort: z.number().int(),
@@ -101,6 +107,8 @@ export const AdminAiModelSchema = z.object({
   /** Media tokens (one decimal) per second of video, for models that take a duration. */
   media_per_second: z.number(),
   max_output_tokens: z.number().int(),
+  /** Chat models: the chat's latest messages sent with a new one (null: the service's window of `HISTORY_MAX_MESSAGES`; 0: none). */
+  history_messages: z.number().int().nullable(),
   /** As the runtime reads it. */
   setting: z.object({ model: z.object({ params: z.array(z.object({ value: z.string(), label: z.string(), temperature: z.number().optional(), max_output_tokens: z.number().int().optional(), provider: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional() })) }) }),
   description: z.string(),

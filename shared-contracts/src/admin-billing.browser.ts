@@ -37,6 +37,9 @@ export const INVOICE_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as con
 /** A refund an admin asked for: `requested` until CloudPayments reports it (`done`), or `failed` when the provider refused it for good. */
 export const REFUND_STATUSES = ['requested', 'done', 'failed'] as const;
 
+/** Why the service asked for a refund itself: a second charge of a paid invoice. */
+export const REFUND_CAUSES = ['duplicate_payment'] as const;
+
 export const GENERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 
 /** The longest period the analytics answer for, in days (a leap year). */

@@ -7,6 +7,8 @@
 import type { adminRoutes } from './admin.contract.ts';
 import type { adminAiRoutes } from './admin-ai.contract.ts';
 import type { adminBillingRoutes } from './admin-billing.contract.ts';
+import type { adminPromoRoutes } from './admin-promo.contract.ts';
+import { adminPromoPaths } from './admin-promo.browser.ts';
 import { adminPaths } from './admin.browser.ts';
 import { adminAiPaths } from './admin-ai.browser.ts';
 import { adminBillingPaths } from './admin-billing.browser.ts';
@@ -15,8 +17,11 @@ import type { ClientRoutes } from './route.ts';
 export * from './admin.browser.ts';
 export * from './admin-ai.browser.ts';
 export * from './admin-billing.browser.ts';
+export * from './admin-promo.browser.ts';
+export type { AdminPromoCode, AdminPromoCodeDetail, AdminPromoRedemption } from './admin-promo.contract.ts';
 // The bodies of every change, checked in the editors with the server's own schemas.
 export * from './admin-inputs.ts';
+export * from './admin-ai-inputs.ts';
 export type { AdminUser, AdminUserDetail, AuditEntry, JobFailure } from './admin.contract.ts';
 // Types of the AI catalogue tabs (2–4, 14).
 export type { AdminAiCategory, AdminAiModel, AdminAiProduct, AdminDeleteResult, AdminProvider, ProviderTestResult } from './admin-ai.contract.ts';
@@ -31,3 +36,5 @@ export const adminEndpoints: ClientRoutes<typeof adminRoutes> = adminPaths;
 export const adminAiEndpoints: ClientRoutes<typeof adminAiRoutes> = adminAiPaths;
 /** Plans, subscriptions, payments, the subscription log, dashboard cards, runs, chats, analytics, settings. */
 export const adminBillingEndpoints: ClientRoutes<typeof adminBillingRoutes> = adminBillingPaths;
+/** Promo codes (a section of «Тарифы»). */
+export const adminPromoEndpoints: ClientRoutes<typeof adminPromoRoutes> = adminPromoPaths;

@@ -70,6 +70,8 @@ export const AuditEntrySchema = z.object({
   before: z.unknown(),
   after: z.unknown(),
   created_at: TimestampSchema,
+  /** What the records its values refer to are called now (`category_id:1` → «Фото»; a deleted one is missing). */
+  names: z.record(z.string(), z.string()).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 

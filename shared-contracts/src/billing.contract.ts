@@ -5,6 +5,7 @@ import { PageQuerySchema, TimestampSchema, paginated } from './envelope.ts';
 import { SandboxChargeBodySchema, billingPaths } from './billing.browser.ts';
 import { NotificationKindSchema, NotificationReplySchema, WidgetOptionsSchema } from './cloudpayments.protocol.ts';
 import { BalancesSchema } from './accounts.contract.ts';
+import { PromoCodeSchema } from './promo.browser.ts';
 
 export * from './billing.browser.ts';
 
@@ -52,6 +53,9 @@ export type SubscribeCheck = z.infer<typeof SubscribeCheckSchema>;
 
 export const TariffIdQuerySchema = z.object({ id: IdSchema });
 
+/** A plan's checkout, with a discount code to take off its first payment. */
+export const SubscribeQuerySchema = TariffIdQuerySchema.extend({ promo: z.optional(PromoCodeSchema) });
+
 export const PaymentStartSchema = z.object({
   payment_id: z.number().int(),
   email: z.string(),
@@ -72,6 +76,15 @@ export const PaymentStatusSchema = z.object({
 });
 export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 
+/** A second charge of the same order (its payment made twice): it bought nothing and goes back to the card by itself. */
+export const DuplicateChargeSchema = z.object({
+  amount: z.number(),
+  /** Back on the card (CloudPayments confirmed the refund); until then on its way back. */
+  refunded: z.boolean(),
+  created_at: TimestampSchema,
+});
+export type DuplicateCharge = z.infer<typeof DuplicateChargeSchema>;
+
 export const SubscriptionRecordSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -79,10 +92,16 @@ export const SubscriptionRecordSchema = z.object({
   status: z.boolean(),
   /** Cancelled. */
   closed: z.boolean(),
+  /** The first payment: the trial's price for a trial. */
   amount: z.number(),
   currency_provider: z.string(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
+  /** Days of the trial this order bought, or null when it was no trial. */
+  trial_days: z.number().int().nullable(),
+  /** Rubles of the first payment returned so far. */
+  refunded: z.number(),
+  duplicates: z.array(DuplicateChargeSchema),
 });
 export type SubscriptionRecord = z.infer<typeof SubscriptionRecordSchema>;
 
@@ -95,6 +114,9 @@ export const PackagePurchaseSchema = z.object({
   currency_provider: z.string(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
+  /** Rubles returned so far. */
+  refunded: z.number(),
+  duplicates: z.array(DuplicateChargeSchema),
 });
 export type PackagePurchase = z.infer<typeof PackagePurchaseSchema>;
 
@@ -107,6 +129,8 @@ export const AutoChargeSchema = z.object({
   currency_provider: z.string(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
+  /** Rubles of the charge returned so far. */
+  refunded: z.number(),
 });
 export type AutoCharge = z.infer<typeof AutoChargeSchema>;
 
@@ -162,9 +186,9 @@ export const billingRoutes = {
   }),
   paySubscription: defineRoute({
     ...billingPaths.paySubscription,
-    summary: 'Creates an invoice for a monthly plan (first_amount when the trial applies)',
+    summary: 'Creates an invoice for a monthly plan (first_amount when the trial applies), less a discount code’s percent (`promo`, never below 1 ₽)',
     tags: ['billing'],
-    query: TariffIdQuerySchema,
+    query: SubscribeQuerySchema,
     response: PaymentStartSchema,
   }),
   paymentStatus: defineRoute({

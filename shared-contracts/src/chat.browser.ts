@@ -18,6 +18,8 @@ export const CHAT_LIMITS = {
   titleMaxLength: 100,
   /** Answers one user may have being written at once (one a chat). */
   answersPerUser: 3,
+  /** Messages of a chat a reply holds at most (the newest, or those before the `before` cursor). */
+  messagesPage: 50,
 } as const;
 
 /** The files of a message: `image_example` and `image_example_2` (seed §7), PNG or JPEG by content. */
@@ -38,6 +40,11 @@ export const ChatSendFieldsSchema = z.object({
   chat_id: z.optional(IdSchema),
 });
 
+/** A search over the user's chats: words as typed (the `russian` configuration matches their forms). */
+export const ChatSearchQuerySchema = z.object({
+  q: z.string({ error: 'Введите, что искать' }).check(z.overwrite(toStorableText), z.trim(), z.minLength(2, 'Введите хотя бы 2 символа'), z.maxLength(200, 'Не длиннее 200 символов')),
+});
+
 export const ChatRenameBodySchema = z.object({
   // Cleaned first (NUL out, lone surrogates as U+FFFD): a title that was nothing else is no title.
   title: z.string({ error: 'Введите название' }).check(z.overwrite(toStorableText), z.trim(), z.minLength(1, 'Введите название'), z.maxLength(CHAT_LIMITS.titleMaxLength, 'Не длиннее 100 символов')),
@@ -52,6 +59,13 @@ export const chatPaths = {
   rename: { method: 'PATCH', path: '/api/new/chat/:id', access: 'user' },
   remove: { method: 'DELETE', path: '/api/new/chat/:id', access: 'user' },
   models: { method: 'GET', path: '/api/new/chat_models', access: 'user' },
+  regenerate: { method: 'POST', path: '/api/new/chat/:id/regenerate', access: 'confirmed' },
+  edit: { method: 'POST', path: '/api/new/chat/:id/edit', access: 'confirmed' },
+  variant: { method: 'POST', path: '/api/new/chat/:id/variant', access: 'user' },
+  search: { method: 'GET', path: '/api/new/chat/search', access: 'user' },
+  exportMarkdown: { method: 'GET', path: '/api/new/chat/:id/export', access: 'user' },
+  estimate: { method: 'POST', path: '/api/new/chat/estimate', access: 'user' },
+  summary: { method: 'POST', path: '/api/new/chat/:id/summary', access: 'confirmed' },
 } as const satisfies Record<string, Endpoint>;
 
 export const CHAT_TEXTS = {

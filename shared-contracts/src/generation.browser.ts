@@ -62,7 +62,7 @@ export const GENERATION_TEXTS = {
   failed: GENERATION_FAILURES.failed,
   refunded: 'Токены возвращены на баланс',
   tooMany: 'Дождитесь окончания текущих генераций: одновременно можно запустить не больше 10',
-  notCancellable: 'Генерация уже выполняется: отменить можно только ожидающую в очереди',
+  notCancellable: 'Эту генерацию уже не отменить',
 } as const;
 
 /**

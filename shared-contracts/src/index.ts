@@ -18,9 +18,13 @@ export * from './admin-ai.contract.ts';
 export * from './admin-ai.browser.ts';
 export * from './admin-billing.contract.ts';
 export * from './admin-inputs.ts';
+export * from './admin-ai-inputs.ts';
+export * from './promo.contract.ts';
+export * from './admin-promo.contract.ts';
 export * from './cloudpayments.protocol.ts';
 export * from './widgets.contract.ts';
 export * from './manifest.contract.ts';
+export * from './privacy.contract.ts';
 
 import { accountRoutes } from './accounts.contract.ts';
 import { billingRoutes } from './billing.contract.ts';
@@ -33,6 +37,9 @@ import { fileRoutes } from './files.contract.ts';
 import { adminRoutes } from './admin.contract.ts';
 import { adminAiRoutes } from './admin-ai.contract.ts';
 import { adminBillingRoutes } from './admin-billing.contract.ts';
+import { privacyRoutes } from './privacy.contract.ts';
+import { promoRoutes } from './promo.contract.ts';
+import { adminPromoRoutes } from './admin-promo.contract.ts';
 
 /** Every call of the API, by feature. */
 export const routes = {
@@ -47,4 +54,7 @@ export const routes = {
   admin: adminRoutes,
   adminAi: adminAiRoutes,
   adminBilling: adminBillingRoutes,
+  privacy: privacyRoutes,
+  promo: promoRoutes,
+  adminPromo: adminPromoRoutes,
 } as const;

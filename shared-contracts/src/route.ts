@@ -12,6 +12,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'guest' | 'user' | 'confirmed' | 'admin';
 
+/**
+ * What an account must do before anything else, in order (`users.setup_steps`), each with the
+ * code every other call is refused with while it is pending: `password` — set a new password (a
+ * temporary one `admin:create` printed, or the own password of an account just made staff);
+ * `second_factor` — staff enrol the second factor (a TOTP app and recovery codes) before any call.
+ */
+export const SETUP_STEPS = { password: 'PASSWORD_CHANGE_REQUIRED', second_factor: 'SECOND_FACTOR_SETUP_REQUIRED' } as const;
+export type SetupStep = keyof typeof SETUP_STEPS;
+
 /** Kinds of file an upload may be, decided by the file's content (magic bytes), never by its name or declared type. */
 export const FILE_KINDS = {
   png: { mime: 'image/png', label: 'PNG' },
@@ -86,8 +95,8 @@ export interface RouteContract extends Endpoint {
   readonly raw?: boolean;
   /** Verified by a signature instead of a session: no CSRF check. */
   readonly signed?: boolean;
-  /** Works while the viewer's password is temporary (the change itself); every other route refuses with PASSWORD_CHANGE_REQUIRED. */
-  readonly whileTemporaryPassword?: true;
+  /** Does this setup step, so it works while the step is pending; every other route then refuses with the step's code (`SETUP_STEPS`). */
+  readonly setupStep?: SetupStep;
 }
 
 export const defineRoute = <const R extends RouteContract>(route: R): R => route;

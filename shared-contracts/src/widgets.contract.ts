@@ -12,16 +12,21 @@ const withDefault = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) => 
 export const widgetProps = {
   auth: z.object({ mode: z.enum(['login', 'register']), redirectTo: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
   'email-confirm': z.object({ email: z.string(), supportUrl: z.string() }),
+  /** The account's settings: which mail notices come, and the deletion of the account. */
+  'account-settings': z.object({ email: z.string(), plansUrl: withDefault(z.string().check(z.startsWith('/')), '/dashboard/user/payment') }),
   'password-reset-request': z.object({ email: withDefault(z.string(), '') }),
   /**
    * The new-password form: of a mailed reset link (`token`, `email`), or the change of a signed-in
-   * account's password (`mode: 'change'`; `temporary` when it must be changed before anything else,
-   * then `next` opens).
+   * account's password (`mode: 'change'`; `temporary` when a temporary password must be changed
+   * before anything else, `staff` when an account just made staff must set a new one first; then
+   * `next` opens).
    */
   'password-reset-form': z.union([
     z.object({ token: z.string(), email: z.string() }),
-    z.object({ mode: z.literal('change'), email: z.string(), temporary: z.boolean(), next: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
+    z.object({ mode: z.literal('change'), email: z.string(), temporary: z.boolean(), staff: withDefault(z.boolean(), false), next: withDefault(z.string().check(z.startsWith('/')), '/dashboard') }),
   ]),
+  /** The enrolment of staff's second factor (setup step `second_factor`); then `next` opens. */
+  'second-factor': z.object({ email: z.string(), next: withDefault(z.string().check(z.startsWith('/')), '/admin') }),
   tariffs: z.object({
     frontend: withDefault(z.boolean(), false),
     /** URL of the payment widget script (CloudPayments' own, or the sandbox stand-in). */

@@ -1,5 +1,5 @@
 import { bootstrap } from '../bootstrap.ts';
-import { createAdmin } from '../features/accounts/admin-create.ts';
+import { createAdmin, describeAdminCreate } from '../features/accounts/admin-create.ts';
 
 const email = process.argv[2];
 if (!email) {
@@ -9,8 +9,7 @@ if (!email) {
 const runtime = await bootstrap({ seed: false });
 let failed = false;
 try {
-  const result = await createAdmin(runtime.db, email);
-  console.log(result.created ? `Создан администратор ${result.email}. Временный пароль: ${result.password ?? ''}` : `Пользователь ${result.email} теперь администратор.`);
+  console.log(describeAdminCreate(await createAdmin(runtime.db, email)));
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   failed = true;

@@ -1,5 +1,5 @@
 import { bootstrap } from '../bootstrap.ts';
-import { createContext, startContext, stopContext } from '../context.ts';
+import { createContext, startContext, stopContext } from '../composition.ts';
 import { currentSubscriptionByEmail } from '../features/accounts/users.queries.ts';
 import { runSandboxRenewals } from '../features/payments/sandbox/sandbox.engine.ts';
 

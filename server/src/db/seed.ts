@@ -4,6 +4,9 @@ import type { Storage } from '../storage/storage.ts';
 import { DemoProvider } from '../providers/demo/demo.provider.ts';
 import { storeFiles } from '../features/files/files.service.ts';
 
+/** The seeded postcard's template: «Кому:» takes a name in any form («Бабушке Нине», «для мамы»). */
+export const POSTCARD_TEMPLATE = 'Праздничная открытка к событию «{occasion}». Кому: {recipient}. Стиль: {style}';
+
 const W = '[[words]]';
 const M = '[[media]]';
 
@@ -82,9 +85,9 @@ const DEMO_CHAT_PARAMS = [
 /**
  * The AI catalogue's start: the offline demo connection (labelled «Демо», works without keys)
  * with its chat models, and an OpenAI connection left off until OPENAI_API_KEY is set and an
- * admin turns it on.
+ * admin turns it on. Answers how many connections and chat models it added.
  */
-export async function seedAiCatalog(db: Db): Promise<number> {
+export async function seedAiCatalog(db: Db): Promise<{ connections: number; chatModels: number }> {
   return db.transaction().execute(async (tx) => {
     const demo = await tx.insertInto('provider_connections').values({ name: 'Демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow();
     const openai = await tx
@@ -128,7 +131,7 @@ export async function seedAiCatalog(db: Db): Promise<number> {
       },
     ];
     await tx.insertInto('ai_models').values(models).execute();
-    return models.length;
+    return { connections: [demo, openai].length, chatModels: models.length };
   });
 }
 
@@ -138,8 +141,9 @@ const withoutParams = <T extends { params: unknown }>({ params: _params, ...rest
  * A demo catalogue of generation products on the offline demo provider: every variant, in
  * three categories, with Russian names and descriptions, and the image, video and text models
  * they run on (prices in media tokens per image, per second of video, and words per token).
+ * Answers how many categories, models and products it added.
  */
-export async function seedGenerationCatalog(db: Db): Promise<number> {
+export async function seedGenerationCatalog(db: Db): Promise<{ categories: number; models: number; products: number }> {
   return db.transaction().execute(async (tx) => {
     const existing = await tx.selectFrom('provider_connections').select('id').where('protocol', '=', 'demo').orderBy('id').executeTakeFirst();
     const demo = existing ?? (await tx.insertInto('provider_connections').values({ name: 'Демо', protocol: 'demo' }).returning('id').executeTakeFirstOrThrow());
@@ -207,7 +211,7 @@ export async function seedGenerationCatalog(db: Db): Promise<number> {
         variant: 'img_3' as const,
         name: 'Открытка к празднику',
         description: 'Заполните поля — получите готовую открытку.',
-        prompt_template: 'Праздничная открытка к событию «{occasion}» для {recipient}, стиль: {style}',
+        prompt_template: POSTCARD_TEMPLATE,
         fields: JSON.stringify([field('occasion', 'Праздник', 'День рождения'), field('recipient', 'Кому', 'маме'), field('style', 'Стиль', 'акварель', { required: false })]),
         model_id: image,
         sort: 30,
@@ -237,7 +241,7 @@ export async function seedGenerationCatalog(db: Db): Promise<number> {
       },
     ];
     await tx.insertInto('ai_products').values(products).execute();
-    return products.length;
+    return { categories: [images, videos, texts].length, models: [image, video, text].length, products: products.length };
   });
 }
 
@@ -283,9 +287,9 @@ export async function seed(db: Db, log: Logger, storage?: Storage): Promise<void
     log.info({ count: SEED_CARDS.length }, 'seeded dashboard news cards');
   }
   const hasConnections = await db.selectFrom('provider_connections').select('id').limit(1).executeTakeFirst();
-  if (!hasConnections) log.info({ models: await seedAiCatalog(db) }, 'seeded the AI catalogue');
+  if (!hasConnections) log.info(await seedAiCatalog(db), 'seeded the provider connections and the chat models');
   const hasCategories = await db.selectFrom('ai_categories').select('id').limit(1).executeTakeFirst();
-  if (!hasCategories) log.info({ products: await seedGenerationCatalog(db) }, 'seeded the generation catalogue');
+  if (!hasCategories) log.info(await seedGenerationCatalog(db), 'seeded the generation catalogue (its image, video and text models, categories and products)');
   if (storage) {
     const examples = await seedProductExamples(db, storage);
     if (examples) log.info({ examples }, 'drew example images of the products');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppContext } from '../context.ts';
+import type { AppContext, SendableJob } from '../context.ts';
 
 /** How pg-boss keeps at most one job per key: `short` one waiting, `singleton` one running, `stately` one of each. */
 export type JobPolicy = 'standard' | 'short' | 'singleton' | 'stately';
@@ -31,12 +31,8 @@ export interface JobRun {
  * options and what it does. `ctx.jobs.send(job, payload)` only compiles with a payload of the
  * schema's input type, and is checked against the schema again at run time.
  */
-export interface JobDefinition<S extends z.ZodType = z.ZodType> {
-  readonly name: string;
-  readonly payload: S;
+export interface JobDefinition<S extends z.ZodType = z.ZodType> extends SendableJob<S> {
   readonly options: JobOptions;
-  /** Jobs with the same key are kept apart as the queue's `policy` says. */
-  singletonKey?(payload: z.output<S>): string;
   /** Cron expression (UTC): the job is also enqueued on this schedule, with an empty payload. */
   readonly cron?: string;
   /**

@@ -3,27 +3,21 @@ import PgBoss from 'pg-boss';
 import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { AppContext } from '../context.ts';
+import type { AppContext, JobQueue, SendOptions, SendableJob } from '../context.ts';
 import type { Executor } from '../db/database.ts';
-import type { AnyJob, JobDefinition } from './job.ts';
+import type { AnyJob } from './job.ts';
 import { exhaustedJobs, recordJobFailure } from './jobs.queries.ts';
 import type { PgListener } from '../lib/pg-listener.ts';
 
 /** The channel a committed `send` wakes the workers on (NOTIFY is delivered at commit). */
 const WAKE_CHANNEL = 'ns_jobs';
 
-export interface SendOptions {
-  /** Enqueue inside this transaction: the job exists exactly when the data that caused it commits. */
-  tx?: Executor;
-  startAfter?: Date;
-}
-
 /**
  * The Postgres-backed queue (pg-boss in the app's own database) over typed job definitions.
  * Workers poll, and are also woken by a NOTIFY that `send` issues in the sender's transaction,
  * so a job starts right after its cause commits, in this process or another one.
  */
-export class Jobs {
+export class Jobs implements JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, AnyJob>();
   private readonly workerIds = new Map<string, string[]>();
@@ -92,10 +86,13 @@ export class Jobs {
     const ctx = this.ctx;
     if (!ctx) throw new Error('the queue is not started');
     const signal = AbortSignal.any([AbortSignal.timeout(job.options.expireInSeconds * 1000), this.stopped.signal]);
+    const started = performance.now();
+    let outcome: 'completed' | 'retry' | 'failed' = 'completed';
     try {
       await job.run(ctx, job.payload.parse(item.data), { id: item.id, attempt: item.retryCount + 1, signal });
     } catch (err) {
       const final = item.retryCount >= item.retryLimit;
+      outcome = final ? 'failed' : 'retry';
       this.log.error({ err, job: job.name, id: item.id, attempt: item.retryCount + 1, final }, 'job failed');
       if (final) {
         await recordJobFailure(ctx.db, { jobId: item.id, queue: job.name, payload: this.redact(job.name, item.data), error: err, attempts: item.retryCount + 1 }).catch((recordErr: unknown) =>
@@ -103,6 +100,8 @@ export class Jobs {
         );
       }
       throw err;
+    } finally {
+      ctx.metrics.jobEnded(job.name, outcome, (performance.now() - started) / 1000);
     }
   }
 
@@ -125,7 +124,7 @@ export class Jobs {
   }
 
   /** Enqueues `payload` for `job` (checked against its schema), inside `opts.tx` when given; answers the job id (null when a singleton key kept it out). */
-  async send<S extends z.ZodType>(job: JobDefinition<S>, payload: z.input<S>, opts: SendOptions = {}): Promise<string | null> {
+  async send<S extends z.ZodType>(job: SendableJob<S>, payload: z.input<S>, opts: SendOptions = {}): Promise<string | null> {
     if (!this.definitions.has(job.name)) throw new Error(`job ${job.name} is not registered`);
     const data: z.output<S> = job.payload.parse(payload);
     const options: PgBoss.SendOptions = { ...(opts.startAfter ? { startAfter: opts.startAfter } : {}), ...(job.singletonKey ? { singletonKey: job.singletonKey(data) } : {}) };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineJob, type AnyJob } from './job.ts';
 import { pruneRateLimits } from '../lib/rate-limits.queries.ts';
 import { mailJob } from '../mail/mail.job.ts';
+import { passwordResetJob } from '../features/accounts/password-reset.job.ts';
 import { expireCheckoutsJob, expireSubscriptionsJob } from '../features/billing/billing.jobs.ts';
 import { cancelCpSubscriptionJob, refundTransactionJob } from '../features/payments/payments.jobs.ts';
 import { sandboxNotifyJob, sandboxRenewalsJob } from '../features/payments/sandbox/sandbox.engine.ts';
@@ -9,6 +10,7 @@ import { telegramPollJob } from '../features/welcome/welcome.jobs.ts';
 import { closeHoldsOfEndedWorkJob } from '../features/wallet/wallet.jobs.ts';
 import { closeAbandonedAnswersJob } from '../features/chat/chat.jobs.ts';
 import { generationJob, requeueStaleRunsJob } from '../features/generations/generations.job.ts';
+import { sendNoticesJob } from '../features/notices/notices.jobs.ts';
 
 const pruneRateLimitsJob = defineJob({
   name: 'maintenance.rate-limits',
@@ -35,6 +37,7 @@ const recordFailuresJob = defineJob({
 /** Every job of the application: the web process enqueues them, workers run them. */
 export const ALL_JOBS: readonly AnyJob[] = [
   mailJob,
+  passwordResetJob,
   pruneRateLimitsJob,
   recordFailuresJob,
   expireSubscriptionsJob,
@@ -48,4 +51,5 @@ export const ALL_JOBS: readonly AnyJob[] = [
   closeAbandonedAnswersJob,
   generationJob,
   requeueStaleRunsJob,
+  sendNoticesJob,
 ];

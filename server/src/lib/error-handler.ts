@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERROR_CODES, type ErrorCode, type ErrorEnvelope, type ErrorText } from '@app/contracts';
 import { AppError } from './app-error.ts';
 import { schemaFieldErrors } from './field-errors.ts';
-import { isDatabaseUnavailable } from '../db/database.ts';
+import { isBalanceRefused, isDatabaseUnavailable } from '../db/database.ts';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -59,6 +59,8 @@ export function installErrorHandler(app: FastifyInstance, renderPageError: (req:
       if (!req.url.startsWith('/api') && !req.url.startsWith('/sanctum')) return renderPageError(req, reply, 503);
       return sendError(reply, 'SERVICE_UNAVAILABLE');
     }
+    // A transaction whose hold the balance no longer covered at its commit (spent meanwhile by another).
+    if (isBalanceRefused(error)) return sendError(reply, 'INSUFFICIENT_TOKENS');
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return sendError(reply, mapped);
     if (error.statusCode === 429) return sendError(reply, 'RATE_LIMITED');

@@ -2,13 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { fileTypeFromBuffer } from 'file-type';
 import { safeParse, type $ZodType } from 'zod/v4/core';
-import { FILE_KINDS, type FileKind, type MultipartSpec } from '@app/contracts';
+import { FILE_KINDS, pluralRu, type ErrorCode, type FileKind, type MultipartSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
 import { zodFieldErrors } from './field-errors.ts';
-import { MAX_IMAGE_PIXELS, checkImage, isImageKind } from './images.ts';
+import type { ImageBudget } from './image-budget.ts';
+import { MAX_IMAGE_PIXELS, cleanImage, isImageKind, type CleanedImage } from './images.ts';
 import { sanitizeFileName } from '../features/files/file-names.ts';
 
-/** A file of an accepted multipart request, checked by content and held in memory (limits keep it small). */
+/**
+ * A file of an accepted multipart request, checked by content and held in memory (limits keep it
+ * small); a picture's `data` is its copy without metadata, `size` that copy's.
+ */
 export interface UploadedFile {
   field: string;
   /** The client's file name, for display only (never a storage key). */
@@ -78,25 +82,52 @@ function parserError(err: unknown, spec: MultipartSpec): unknown {
   return err;
 }
 
-/** Decodes the pictures among `files`, one at a time, and refuses the request at the first that is not a whole picture of a sane size. */
-async function checkImages(files: UploadedFile[]): Promise<void> {
+/** How long a picture refused for want of room is told to wait. */
+const BUSY_RETRY_SECONDS = 30;
+
+/** The refusal of a picture {@link cleanImage} would not keep, beside its field. */
+function imageRefusal(file: UploadedFile, result: Exclude<CleanedImage, { ok: true }>): AppError {
+  const refuse = (code: ErrorCode, message: string, options?: { retryAfterSeconds: number }) => new AppError(code, { [file.field]: [message] }, options);
+  switch (result.reason) {
+    case 'too_large': {
+      const limit = `не больше ${String(MAX_IMAGE_PIXELS / 1_000_000)} мегапикселей`;
+      const size = `${String(result.width)}×${String(result.height)}`;
+      if (result.frames === 1) return refuse('FILE_TOO_LARGE', `Изображение «${file.name}» (${size}) слишком большое: ${limit}`);
+      const frames = `${String(result.frames)} ${pluralRu(result.frames, ['кадр', 'кадра', 'кадров'])}`;
+      return refuse('FILE_TOO_LARGE', `Изображение «${file.name}» (${size}, ${frames}) слишком большое: ${limit} во всех кадрах вместе`);
+    }
+    case 'too_costly': {
+      const megapixels = Math.max(1, Math.floor(result.maxPixels / 1_000_000));
+      return refuse('FILE_TOO_LARGE', `Изображение «${file.name}» (${String(result.width)}×${String(result.height)}) в таком виде слишком сложно проверить: уменьшите его до ${String(megapixels)} ${pluralRu(megapixels, ['мегапикселя', 'мегапикселей', 'мегапикселей'])}`);
+    }
+    case 'busy':
+      return refuse('IMAGES_BUSY', `Сервер сейчас проверяет много изображений: отправьте «${file.name}» ещё раз через минуту`, { retryAfterSeconds: BUSY_RETRY_SECONDS });
+    default:
+      return refuse('VALIDATION', `Не удалось прочитать изображение «${file.name}»: файл повреждён или загружен не полностью`);
+  }
+}
+
+/**
+ * Checks the pictures among `files`, one at a time, and puts in each its copy without metadata
+ * (`images.ts`); refuses the request at the first that is not a whole picture this process can
+ * check.
+ */
+async function cleanImages(files: UploadedFile[], budget: ImageBudget): Promise<void> {
   for (const file of files) {
     if (!isImageKind(file.kind)) continue;
-    const check = await checkImage(file.data, file.kind);
-    if (check.ok) continue;
-    if (check.reason === 'too_large') {
-      const size = `${String(check.width)}×${String(check.height)}`;
-      throw new AppError('FILE_TOO_LARGE', { [file.field]: [`Изображение «${file.name}» (${size}) слишком большое: не больше ${String(MAX_IMAGE_PIXELS / 1_000_000)} мегапикселей`] });
-    }
-    throw new AppError('VALIDATION', { [file.field]: [`Не удалось прочитать изображение «${file.name}»: файл повреждён или загружен не полностью`] });
+    const result = await cleanImage(file.data, file.kind, budget);
+    if (!result.ok) throw imageRefusal(file, result);
+    file.data = result.data;
+    file.size = result.data.length;
   }
 }
 
 /**
  * Reads a multipart request as its route describes it: files by declared field only, counted,
- * size-limited per field and in total, their kind decided by content, pictures decoded whole
- * (`images.ts`); text fields validated by `bodySchema` with the same per-field Russian errors as
- * JSON bodies. Nothing is stored here: a refused request leaves nothing behind.
+ * size-limited per field and in total, their kind decided by content, pictures decoded whole and
+ * written anew without their metadata (`images.ts`); text fields validated by `bodySchema` with
+ * the same per-field Russian errors as JSON bodies. Nothing is stored here: a refused request
+ * leaves nothing behind.
  */
 export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Ожидались данные формы (multipart/form-data)');
@@ -141,6 +172,6 @@ export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bo
   const parsed = bodySchema ? safeParse(bodySchema, fields) : undefined;
   if (parsed && !parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
   // The costliest check last: only a request that passed every other one decodes its pictures.
-  await checkImages(Object.values(uploaded).flat());
+  await cleanImages(Object.values(uploaded).flat(), req.server.imageBudget);
   return { fields: parsed ? parsed.data : fields, files: uploaded };
 }

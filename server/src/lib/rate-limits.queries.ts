@@ -9,32 +9,45 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/** One counted hit: the window it was counted in, to give it back. */
+/** One counted hit: the window it was counted in, to give it back, and the window's count with it. */
 export interface RateLimitHit {
   key: string;
   windowStart: Date;
+  hits: number;
 }
 
-/**
- * Counts one hit of `key` in the current fixed window, in Postgres so that every web
- * process shares the count; throws RATE_LIMITED once the window's allowance is spent, saying
- * how long to wait (the message and `Retry-After`: until the window ends).
- */
-export async function hitRateLimit(db: Executor, key: string, limit: Limit): Promise<RateLimitHit> {
-  const windowMs = limit.windowSeconds * 1000;
-  const now = Date.now();
-  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+const windowOf = (windowSeconds: number, now: number) => new Date(Math.floor(now / (windowSeconds * 1000)) * windowSeconds * 1000);
+
+/** Counts one hit of `key` in the window of `now`, in Postgres so that every web process shares the count. */
+export async function countHit(db: Executor, key: string, windowSeconds: number, now: number): Promise<RateLimitHit> {
+  const windowStart = windowOf(windowSeconds, now);
   const row = await db
     .insertInto('rate_limits')
     .values({ key, window_start: windowStart, hits: 1 })
     .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
     .returning('hits')
     .executeTakeFirstOrThrow();
-  if (row.hits > limit.max) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000));
-    throw new AppError('RATE_LIMITED', rateLimitedText(retryAfterSeconds), { retryAfterSeconds });
+  return { key, windowStart, hits: row.hits };
+}
+
+/** The hits of `key` counted so far in the window of `now`. */
+export async function hitsSoFar(db: Executor, key: string, windowSeconds: number, now: number): Promise<number> {
+  const row = await db.selectFrom('rate_limits').select('hits').where('key', '=', key).where('window_start', '=', windowOf(windowSeconds, now)).executeTakeFirst();
+  return row?.hits ?? 0;
+}
+
+/**
+ * Counts one hit of `key` in the current fixed window ({@link countHit}); throws RATE_LIMITED once
+ * the window's allowance is spent, saying how long to wait (`text` of the seconds, and
+ * `Retry-After`: until the window ends). `now` comes from the caller's clock.
+ */
+export async function hitRateLimit(db: Executor, key: string, limit: Limit, now: number, text: (retryAfterSeconds: number) => string = rateLimitedText): Promise<RateLimitHit> {
+  const hit = await countHit(db, key, limit.windowSeconds, now);
+  if (hit.hits > limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((hit.windowStart.getTime() + limit.windowSeconds * 1000 - now) / 1000));
+    throw new AppError('RATE_LIMITED', text(retryAfterSeconds), { retryAfterSeconds });
   }
-  return { key, windowStart };
+  return hit;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RequestPayload, RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ERROR_CODES, FILE_KINDS, successEnvelope, ErrorEnvelopeSchema, type BodyOf, type ErrorEnvelope, type MultipartSpec, type ParamsOf, type QueryOf, type ResponseOf, type RouteContract, type StreamSpec } from '@app/contracts';
+import { ERROR_CODES, FILE_KINDS, SETUP_STEPS, type SetupStep, successEnvelope, ErrorEnvelopeSchema, type BodyOf, type ErrorEnvelope, type MultipartSpec, type ParamsOf, type QueryOf, type ResponseOf, type RouteContract, type StreamSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
 import { readMultipart, type UploadedFile } from './multipart.ts';
 import { SseStream, type SseSink } from './sse.ts';
@@ -34,18 +34,26 @@ const needsUser = (contract: Pick<RouteContract, 'access'>) => contract.access !
 const needsCsrf = (req: FastifyRequest, contract: Pick<RouteContract, 'signed'>) => !SAFE_METHODS.has(req.method) && !contract.signed && req.viewer?.via !== 'bearer';
 
 /** Checks who may call `contract` and, for cookie-authenticated or anonymous posts, the CSRF token. */
-export function authorize(req: FastifyRequest, contract: Pick<RouteContract, 'access' | 'signed' | 'whileTemporaryPassword'>): void {
+export function authorize(req: FastifyRequest, contract: Pick<RouteContract, 'access' | 'signed' | 'setupStep'>): void {
   const viewer = req.viewer;
   // No viewer means the call can change nothing: 401 (sign in again), not 419, for a stale token.
   if (needsUser(contract) && !viewer) throw new AppError('UNAUTHENTICATED');
   if (needsCsrf(req, contract)) verifyCsrf(req);
   if (!needsUser(contract) || !viewer) return;
   if (viewer.blocked) throw new AppError('ACCOUNT_BLOCKED');
-  // A password someone else chose (admin:create) is changed before anything else.
-  if (viewer.mustChangePassword && !contract.whileTemporaryPassword) throw new AppError('PASSWORD_CHANGE_REQUIRED');
+  // What the account must do first (a new password: one someone else chose, or an account just made staff; then staff's second factor).
+  if (viewer.setupStep && contract.setupStep !== viewer.setupStep) throw setupRequired(viewer, viewer.setupStep);
   if (contract.access === 'admin' && viewer.role !== 'admin') throw new AppError('FORBIDDEN');
   if (contract.access === 'confirmed' && !viewer.emailConfirmed) throw new AppError('EMAIL_NOT_CONFIRMED');
 }
+
+/** The refusal of a call made before the viewer's pending setup step is done, in the words that fit the viewer. */
+const SETUP_REFUSALS: { [S in SetupStep]: (viewer: Viewer) => AppError } = {
+  // An account just made staff replaces its own password, not a temporary one: it is told why.
+  password: (viewer) => (viewer.passwordTemporary ? new AppError(SETUP_STEPS.password) : new AppError(SETUP_STEPS.password, 'Сначала задайте новый пароль: вас назначили администратором')),
+  second_factor: () => new AppError(SETUP_STEPS.second_factor),
+};
+const setupRequired = (viewer: Viewer, step: SetupStep): AppError => SETUP_REFUSALS[step](viewer);
 
 /**
  * Whether the CSRF token may still come in the body (`_token` of a plain HTML form, or of a small

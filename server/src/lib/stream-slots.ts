@@ -28,6 +28,13 @@ export class StreamSlots {
     };
   }
 
+  /** Streams open in this process, every user's (read by the metrics on scrape). */
+  get total(): number {
+    let sum = 0;
+    for (const count of this.open.values()) sum += count;
+    return sum;
+  }
+
   /** Streams the user has open in this process. */
   openBy(userId: number): number {
     return this.open.get(userId) ?? 0;

@@ -14,5 +14,5 @@ export const mailJob = defineJob({
     const { to, subject } = message as { to?: unknown; subject?: unknown };
     return { to, subject: typeof subject === 'string' ? maskCodes(subject) : null };
   },
-  run: (ctx, message) => ctx.mailer.send(message),
+  run: (ctx, message) => ctx.metrics.countMail(ctx.mailer.send(message)),
 });

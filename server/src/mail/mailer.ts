@@ -11,6 +11,8 @@ export const MailMessageSchema = z.object({
   subject: z.string().min(1).max(300),
   text: z.string(),
   html: z.string(),
+  /** Extra headers (`List-Unsubscribe`, `List-Unsubscribe-Post`): names of letters and dashes, values on one line. */
+  headers: z.record(z.string().regex(/^[A-Za-z][A-Za-z-]{0,60}$/), z.string().max(2000).regex(/^[^\r\n]*$/)).optional(),
 });
 export type MailMessage = z.infer<typeof MailMessageSchema>;
 

@@ -16,6 +16,8 @@ import {
   type ImageMime,
   type ImageProvider,
   type ImageResult,
+  type TokenUsage,
+  usageOf,
 } from './types.ts';
 
 /** One connection to an OpenAI-compatible API (OpenAI, OpenRouter, vLLM, Ollama, LocalAI…). */
@@ -149,14 +151,14 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
         throw toProviderError(e, deadline, what);
       }
       let finish: 'stop' | 'length' | null = null;
-      let usage: { inputTokens: number; outputTokens: number } | null = null;
+      let usage: TokenUsage | null = null;
       try {
         deadline.restart(this.idleMs);
         for await (const chunk of stream) {
           // Chunks the SDK had already read still come after an abort: they are not delivered.
           if (deadline.callerAborted) break;
           // Servers that count usage per chunk send running totals: the last one wins.
-          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+          if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens) ?? usage;
           const choice = chunk.choices.find((c) => c.index === 0);
           if (choice?.finish_reason) finish = finishReason(choice.finish_reason);
           const text = choice?.delta.content;
@@ -172,6 +174,8 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       }
       // The SDK ends a stream quietly when its signal fires: which of the two fired is ours to tell.
       if (deadline.callerAborted) {
+        // A stopped answer is charged the prompt the provider counted, when it said so.
+        if (usage) yield { type: 'usage', ...usage };
         yield { type: 'done', finishReason: 'aborted' };
         return;
       }
@@ -194,7 +198,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       if (!choice) throw new ProviderError('invalid_response', `${what}: no choices in the reply`);
       return {
         text: choice.message.content ?? '',
-        usage: res.usage ? { inputTokens: res.usage.prompt_tokens, outputTokens: res.usage.completion_tokens } : null,
+        usage: res.usage ? usageOf(res.usage.prompt_tokens, res.usage.completion_tokens) : null,
         finishReason: finishReason(choice.finish_reason),
       };
     } catch (e) {
@@ -276,9 +280,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       images.push({ data, mime: sniffImageMime(data) ?? fallback });
     }
     if (images.length === 0) throw new ProviderError('invalid_response', `${what}: no images in the reply`);
-    return {
-      images,
-      ...(res.usage ? { usage: { inputTokens: res.usage.input_tokens, outputTokens: res.usage.output_tokens } } : {}),
-    };
+    const usage = res.usage ? usageOf(res.usage.input_tokens, res.usage.output_tokens) : null;
+    return { images, ...(usage ? { usage } : {}) };
   }
 }

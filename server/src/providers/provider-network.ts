@@ -55,15 +55,21 @@ function ipv6Groups(address: string): number[] {
   return groups.map((g) => parseInt(g, 16));
 }
 
-/** The IPv4 address an IPv6 one carries (IPv4-mapped, IPv4-compatible, NAT64's well-known prefix, 6to4), if any. */
-function embeddedIpv4(groups: number[]): string | undefined {
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
+/**
+ * The IPv4 addresses an IPv6 one carries, in every form that embeds one: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), NAT64's
+ * well-known prefix (`64:ff9b::a.b.c.d`; its local-use `64:ff9b:1::/48` is refused whole), 6to4
+ * (`2002:AABB:CCDD::`) and Teredo (`2001:0:<server>::<client XOR ffff:ffff>`: both).
+ */
+function embeddedIpv4(groups: number[]): string[] {
+  const [g0, g1 = 0, g2 = 0, g3 = 0, g4, g5, g6 = 0, g7 = 0] = groups;
   const v4 = (hi: number, lo: number) => `${String(hi >> 8)}.${String(hi & 255)}.${String(lo >> 8)}.${String(lo & 255)}`;
   const zeros = (...gs: (number | undefined)[]) => gs.every((g) => g === 0);
-  if (zeros(g0, g1, g2, g3, g4) && (g5 === 0xffff || g5 === 0)) return v4(g6, g7);
-  if (g0 === 0x64 && g1 === 0xff9b && zeros(g2, g3, g4, g5)) return v4(g6, g7);
-  if (g0 === 0x2002 && g1 !== undefined && g2 !== undefined) return v4(g1, g2);
-  return undefined;
+  if (zeros(g0, g1, g2, g3) && ((g4 === 0 && (g5 === 0xffff || g5 === 0)) || (g4 === 0xffff && g5 === 0))) return [v4(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(g2, g3, g4, g5)) return [v4(g6, g7)];
+  if (g0 === 0x2002) return [v4(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [v4(g2, g3), v4(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
 }
 
 /** Whether `address` (an IP) is private, loopback, link-local, unique-local or otherwise not a public unicast address; anything that is not an IP counts as one. */
@@ -72,8 +78,7 @@ export function isPrivateAddress(address: string): boolean {
   if (version === 4) return NOT_PUBLIC.check(address, 'ipv4');
   if (version !== 6) return true;
   const plain = address.replace(/%.*$/, '');
-  const v4 = embeddedIpv4(ipv6Groups(plain));
-  if (v4 !== undefined && isPrivateAddress(v4)) return true;
+  if (embeddedIpv4(ipv6Groups(plain)).some(isPrivateAddress)) return true;
   return NOT_PUBLIC.check(plain, 'ipv6');
 }
 

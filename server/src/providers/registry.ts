@@ -4,6 +4,7 @@ import { DemoProvider } from './demo/demo.provider.ts';
 import { OpenAiProvider } from './openai.provider.ts';
 import { createProviderNetwork, describeRefusal, destinationRefusal, type ProviderNetwork } from './provider-network.ts';
 import { ReplicateProvider } from './replicate.provider.ts';
+import { instrumentChat, instrumentImages, instrumentPredictions, type CallObserver } from './instrumented.ts';
 import { ProviderError, type ChatProvider, type ImageProvider, type PredictionProvider } from './types.ts';
 
 /** What the registry needs of a connection's row. */
@@ -30,6 +31,8 @@ export class ProviderRegistry {
   constructor(
     private readonly config: Pick<Config, 'demoWordDelayMs' | 'demoStepDelayMs' | 'providerKeys' | 'providerKeyHosts' | 'providerPrivateHosts'>,
     network?: ProviderNetwork,
+    /** Told of every call through the adapters it hands out (the metrics), by connection name. */
+    private readonly onCall?: (provider: string, ...call: Parameters<CallObserver>) => void,
   ) {
     this.demo = new DemoProvider({ wordDelayMs: config.demoWordDelayMs, imageStepDelayMs: config.demoStepDelayMs, predictionStepDelayMs: config.demoStepDelayMs * 2 });
     this.network = network ?? createProviderNetwork({ privateHosts: config.providerPrivateHosts });
@@ -42,21 +45,44 @@ export class ProviderRegistry {
 
   /** The chat adapter of `conn`; a connection that cannot chat (Replicate) fails as a bad request. */
   chat(conn: ConnectionRef): ChatProvider {
-    const adapter = this.adapter(conn);
-    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the Replicate protocol has no chat`, { misconfigured: true });
-    return adapter;
+    const adapter = this.observed(conn, 'chat', () => {
+      const found = this.adapter(conn);
+      if (found instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the Replicate protocol has no chat`, { misconfigured: true });
+      return found;
+    });
+    return this.onCall ? instrumentChat(adapter, this.observer(conn)) : adapter;
   }
 
   image(conn: ConnectionRef): ImageProvider {
-    const adapter = this.adapter(conn);
-    if (adapter instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: use predictions for Replicate image models`, { misconfigured: true });
-    return adapter;
+    const adapter = this.observed(conn, 'image', () => {
+      const found = this.adapter(conn);
+      if (found instanceof ReplicateProvider) throw new ProviderError('bad_request', `connection ${conn.name}: use predictions for Replicate image models`, { misconfigured: true });
+      return found;
+    });
+    return this.onCall ? instrumentImages(adapter, this.observer(conn)) : adapter;
   }
 
   predictions(conn: ConnectionRef): PredictionProvider {
-    const adapter = this.adapter(conn);
-    if (adapter instanceof OpenAiProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the OpenAI protocol has no predictions`, { misconfigured: true });
-    return adapter;
+    const adapter = this.observed(conn, 'predictions', () => {
+      const found = this.adapter(conn);
+      if (found instanceof OpenAiProvider) throw new ProviderError('bad_request', `connection ${conn.name}: the OpenAI protocol has no predictions`, { misconfigured: true });
+      return found;
+    });
+    return this.onCall ? instrumentPredictions(adapter, this.observer(conn)) : adapter;
+  }
+
+  private observer(conn: ConnectionRef): CallObserver {
+    return (operation, seconds, err) => this.onCall?.(conn.name, operation, seconds, err);
+  }
+
+  /** The adapter `find` answers; a connection that cannot give one (its setup is wrong) is a failed call too. */
+  private observed<A>(conn: ConnectionRef, operation: string, find: () => A): A {
+    try {
+      return find();
+    } catch (err) {
+      this.onCall?.(conn.name, operation, 0, err);
+      throw err;
+    }
   }
 
   /**

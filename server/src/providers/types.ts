@@ -38,16 +38,31 @@ export interface ChatRequest {
 /** Why an answer ended. */
 export type FinishReason = 'stop' | 'length' | 'aborted';
 
-/** Tokens a request consumed, as the provider counted them (the basis of the words charged). */
+/**
+ * Tokens a request consumed, as the provider counted them (the basis of the words charged). A
+ * count the provider left out, or sent as something other than a count, is null: the caller
+ * estimates that part from the text.
+ */
 export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** A provider's token count, or null when it is not one (absent, not a number, negative, infinite). */
+export function tokenCount(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value) : null;
+}
+
+/** A provider's reported usage, each count checked; null when neither is a count. */
+export function usageOf(input: unknown, output: unknown): TokenUsage | null {
+  const usage = { inputTokens: tokenCount(input), outputTokens: tokenCount(output) };
+  return usage.inputTokens === null && usage.outputTokens === null ? null : usage;
 }
 
 /**
  * What a chat stream yields, in this order: any number of `delta`s (their texts concatenated
- * are the answer), at most one `usage` (absent when the provider reported none, e.g. after an
- * abort), then exactly one `done`.
+ * are the answer), at most one `usage` (absent when the provider reported none; after an
+ * abort, what it had reported so far), then exactly one `done`.
  */
 export type ChatEvent = { type: 'delta'; text: string } | ({ type: 'usage' } & TokenUsage) | { type: 'done'; finishReason: FinishReason };
 

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -30,7 +29,10 @@ async function writeNewFile(file: string, body: BlobBody, maxBytes: number | und
     return body.length;
   }
   const counter = new ByteCounter(maxBytes);
-  await pipeline(body, counter, fs.createWriteStream(file, { flags: 'wx', mode: 0o600, flush: true }));
+  // Opened before the pipeline starts: a stream that opens its file by itself may create it after a
+  // failed pipeline's clean-up has removed it (a body refused at once), leaving it behind.
+  const handle = await fsp.open(file, 'wx', 0o600);
+  await pipeline(body, counter, handle.createWriteStream({ flush: true }));
   return counter.bytes;
 }
 

@@ -290,7 +290,7 @@ describe('GET /api/new/user: when a new code may be requested', () => {
 
   it('right after registration the resend waits its minute, as the server would refuse it', async () => {
     const email = `fresh-${String(Date.now())}@example.ru`;
-    const reg = await call(t.app, { method: 'POST', url: '/api/new/register', payload: { email, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery' }, csrf: true, remoteAddress: nextIp() });
+    const reg = await call(t.app, { method: 'POST', url: '/api/new/register', payload: { email, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery', consent: true }, csrf: true, remoteAddress: nextIp() });
     expect(reg.statusCode).toBe(200);
     const token = (reg.data.json as { token: string; user: { resend_in: number } }).token;
     expect((reg.data.json as { user: { resend_in: number } }).user.resend_in).toBeGreaterThan(55);

@@ -32,7 +32,7 @@ interface Chat {
   title: string;
   message_count: number;
   words: number;
-  messages: { role: string; text: string; model: string | null; status: string; words: number; error: string | null; files: number[] }[];
+  messages: { id: number; role: string; text: string; model: string | null; status: string; words: number; error: string | null; files: number[] }[];
   truncated: boolean;
 }
 
@@ -135,16 +135,25 @@ describe('GET /api/admin/chats', () => {
       ['user', 'А без дрожжей?', null, 'done', 0, null, []],
       ['assistant', '', 'Демо-ассистент', 'failed', 0, 'provider timeout', []],
     ]);
-    // A long chat: its latest 1000 messages, oldest of them first.
+    // A long chat: its latest 50 messages, oldest of them first; `before` reads the 50 before those.
     const long = await chat(user, `Длинный ${m}`, []);
     await t.db
       .insertInto('chat_messages')
-      .values(Array.from({ length: 1001 }, (_, i) => ({ chat_id: long, user_id: user.id, role: 'user' as const, text: `Сообщение ${String(i)}`, status: 'done' as const })))
+      .values(Array.from({ length: 101 }, (_, i) => ({ chat_id: long, user_id: user.id, role: 'user' as const, text: `Сообщение ${String(i)}`, status: 'done' as const })))
       .execute();
     const longOne = await api.get<Chat>(`/api/admin/chats/${String(long)}`);
-    expect(longOne).toMatchObject({ message_count: 1001, truncated: true });
-    expect(longOne.messages).toHaveLength(1000);
-    expect([longOne.messages[0]?.text, longOne.messages.at(-1)?.text]).toEqual(['Сообщение 1', 'Сообщение 1000']);
+    expect(longOne).toMatchObject({ message_count: 101, truncated: true });
+    expect(longOne.messages).toHaveLength(50);
+    expect([longOne.messages[0]?.text, longOne.messages.at(-1)?.text]).toEqual(['Сообщение 51', 'Сообщение 100']);
+    const older = await api.get<Chat>(`/api/admin/chats/${String(long)}?before=${String(longOne.messages[0]?.id)}`);
+    expect(older).toMatchObject({ truncated: true });
+    expect([older.messages[0]?.text, older.messages.at(-1)?.text]).toEqual(['Сообщение 1', 'Сообщение 50']);
+    const oldest = await api.get<Chat>(`/api/admin/chats/${String(long)}?before=${String(older.messages[0]?.id)}`);
+    expect(oldest).toMatchObject({ truncated: false });
+    expect(oldest.messages.map((x) => x.text)).toEqual(['Сообщение 0']);
+    const badCursor = await api.send('GET', `/api/admin/chats/${String(long)}?before=abc`);
+    expect(badCursor.statusCode).toBe(400);
+    expect(JSON.stringify(badCursor.data.text)).toContain('Неверная позиция в переписке');
     const missing = await api.send('GET', '/api/admin/chats/99999999');
     expect(missing.statusCode).toBe(404);
     expect(missing.data.text).toBe('Чат не найден');

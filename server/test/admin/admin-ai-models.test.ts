@@ -99,6 +99,7 @@ describe('AI models: create, read, list', () => {
       description: 'Для тестов',
       sort: 7,
       active: true,
+      history_messages: null,
       products: 0,
     });
     const row = await t.db.selectFrom('ai_models').selectAll().where('id', '=', model.id).executeTakeFirstOrThrow();
@@ -145,6 +146,9 @@ describe('AI models: what the editor may not send', () => {
       ['five decimals per token', chatModel({ words_per_token: 1.00001 }), 'words_per_token'],
       ['answer limit zero', chatModel({ max_output_tokens: 0 }), 'max_output_tokens'],
       ['answer limit fractional', chatModel({ max_output_tokens: 10.5 }), 'max_output_tokens'],
+      ['a history cap above the window', chatModel({ history_messages: 21 }), 'history_messages'],
+      ['a negative history cap', chatModel({ history_messages: -1 }), 'history_messages'],
+      ['a history cap as text', chatModel({ history_messages: '4' }), 'history_messages'],
       ['setting as a JSON string', chatModel({ setting: JSON.stringify({ model: { params: [] } }) }), 'setting'],
       ['params not a list', params({ value: 'a' }), 'setting'],
       ['a repeated value', params([{ value: 'a', label: 'А' }, { value: 'a', label: 'Б' }]), 'setting'],
@@ -175,7 +179,12 @@ describe('AI models: update', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect((json(res) as AdminAiModel)).toMatchObject({ name: 'Новое имя', words_per_token: 2, setting: { model: { params } } });
     expect((await chatModels(user)).find((m) => m.id === model.id)).toMatchObject({ name: 'Новое имя', setting: { model: { params: [{ value: 'fast' }] } }, max_words: 600 });
-    const [audit] = await api.audit('ai_model', model.id);
+    // Staff cap the history the model gets with each message; null is the service's window again.
+    const capped = await api.patch(`/api/admin/ai-models/${String(model.id)}`, { history_messages: 4 });
+    expect((json(capped) as AdminAiModel).history_messages).toBe(4);
+    expect((await t.db.selectFrom('ai_models').select('history_messages').where('id', '=', model.id).executeTakeFirstOrThrow()).history_messages).toBe(4);
+    expect((json(await api.patch(`/api/admin/ai-models/${String(model.id)}`, { history_messages: null })) as AdminAiModel).history_messages).toBeNull();
+    const [, , audit] = await api.audit('ai_model', model.id);
     expect(audit).toMatchObject({
       action: 'ai_model.update',
       actor_id: admin.id,

@@ -4,7 +4,7 @@ import type { AdminAiCategory, AdminAiProduct } from '@app/contracts';
 import { createTestApp, multipart, newAdmin, newUser, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { TINY_PNG } from '../support/ai-fakes.ts';
 import { adminCalls, catalogState, expectRefused, fieldErrorsOf, json, type Page } from './admin-ai-support.ts';
-import { TINY_JPEG } from '../support/images.ts';
+import { TINY_JPEG, pixelsOf } from '../support/images.ts';
 
 /*
  * The admin's generation catalogue: categories and products (every field, the model of the
@@ -71,6 +71,26 @@ async function runOf(productId: number): Promise<void> {
 }
 
 describe('AI products: create, read, list', () => {
+  it('says when users do not see a product that is on (its model’s connection, model or category is off), and its price as the catalogue shows it', async () => {
+    const product = await created(newTemplate());
+    expect(product.hidden_because).toBeNull();
+    expect(product.price).toMatchObject({ wallet: 'media', up_to: false });
+    const model = await t.db.selectFrom('ai_models').select('connection_id').where('id', '=', models.image).executeTakeFirstOrThrow();
+    await t.db.updateTable('provider_connections').set({ active: false }).where('id', '=', model.connection_id).execute();
+    try {
+      const read = json(await api.get(`/api/admin/ai-products/${String(product.id)}`)) as AdminAiProduct;
+      expect(read).toMatchObject({ active: true, hidden_because: 'connection' });
+      const listed = json(await api.get(`/api/admin/ai-products?q=${encodeURIComponent(product.name)}`)) as { data: AdminAiProduct[] };
+      expect(listed.data.find((p) => p.id === product.id)?.hidden_because).toBe('connection');
+      // Saved again: the reply says so, so the editor can warn.
+      expect((json(await api.patch(`/api/admin/ai-products/${String(product.id)}`, { sort: 7 })) as AdminAiProduct).hidden_because).toBe('connection');
+      // Switched off itself, it is simply off.
+      expect((json(await api.patch(`/api/admin/ai-products/${String(product.id)}`, { active: false })) as AdminAiProduct).hidden_because).toBeNull();
+    } finally {
+      await t.db.updateTable('provider_connections').set({ active: true }).where('id', '=', model.connection_id).execute();
+    }
+  });
+
   it('creates a product with every field; reads it back as the runtime reads it; the audit log has who and what', async () => {
     const product = await created(newTemplate());
     expect(product).toMatchObject({
@@ -94,6 +114,10 @@ describe('AI products: create, read, list', () => {
     expect((json(await api.get(`/api/admin/ai-products/${String(product.id)}`)) as AdminAiProduct)).toEqual(product);
     const [audit] = await api.audit('ai_product', product.id);
     expect(audit).toMatchObject({ action: 'ai_product.create', actor_id: admin.id, actor_email: admin.email, before: null, after: { name: 'Открытка', variant: 'img_3', model_id: models.image, fields: product.fields } });
+    // The log names the records the values refer to, as they are called now.
+    const modelName = (await t.db.selectFrom('ai_models').select('name').where('id', '=', models.image).executeTakeFirstOrThrow()).name;
+    const categoryName = (await t.db.selectFrom('ai_categories').select('name').where('id', '=', product.category_id).executeTakeFirstOrThrow()).name;
+    expect(audit?.names).toEqual({ [`model_id:${String(models.image)}`]: modelName, [`category_id:${String(product.category_id)}`]: categoryName });
     // A user sees it in the catalogue, with its fields.
     const user = await newUser(t.db);
     const detail = await api.as(user.token).get(`/api/new/ai-products/${String(product.id)}`);
@@ -244,14 +268,16 @@ describe('AI products: example image', () => {
     expect(after.example_url).toMatch(/^\/api\/new\/files\/\d+$/);
     const row = await t.db.selectFrom('ai_products').select('example_file_id').where('id', '=', product.id).executeTakeFirstOrThrow();
     const file = await t.db.selectFrom('files').selectAll().where('id', '=', Number(row.example_file_id)).executeTakeFirstOrThrow();
-    expect(file).toMatchObject({ owner_id: null, purpose: 'product_example', content_type: 'image/png', size: TINY_PNG.length });
+    expect(file).toMatchObject({ owner_id: null, purpose: 'product_example', content_type: 'image/png' });
     const user = await newUser(t.db);
     const served = await t.app.inject({ url: `/api/new/ai-products/${String(product.id)}/example`, headers: { authorization: `Bearer ${user.token}` } });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
-    expect(served.rawPayload.equals(TINY_PNG)).toBe(true);
+    // The picture as it was stored: its pixels, written anew without metadata.
+    expect(served.rawPayload.length).toBe(file.size);
+    expect(await pixelsOf(served.rawPayload)).toEqual(await pixelsOf(TINY_PNG));
     const asAdmin = await t.app.inject({ url: after.example_url ?? '', headers: { authorization: `Bearer ${admin.token}` } });
-    expect(asAdmin.rawPayload.equals(TINY_PNG)).toBe(true);
+    expect(asAdmin.rawPayload.equals(served.rawPayload)).toBe(true);
     // The user's catalogue links the example.
     expect((json(await api.as(user.token).get(`/api/new/ai-products/${String(product.id)}`)) as { example_url: string | null }).example_url).toBe(`/api/new/ai-products/${String(product.id)}/example`);
 

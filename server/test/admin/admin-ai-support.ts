@@ -17,6 +17,7 @@ export interface Audit {
   entity_id: string;
   before: unknown;
   after: unknown;
+  names?: Record<string, string>;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -39,6 +39,8 @@ interface Analytics {
 
 const at = (iso: string) => new Date(iso);
 let transaction = 7_000_000;
+/** What these invoices' checkouts showed (the figures do not matter here). */
+const BOUGHT = { tariff_name: 'Пакет', words: 0, media_tenths: 0, trial_days: 0 };
 
 async function invoice(user: TestUser, rubles: number, paidAt: string | null) {
   const row = await t.db
@@ -48,6 +50,7 @@ async function invoice(user: TestUser, rubles: number, paidAt: string | null) {
       tariff_id: catalog.wordsPack.id,
       kind: 'package',
       description: 'Пакет',
+      ...BOUGHT,
       amount_kopecks: rubles * 100,
       status: paidAt ? 'paid' : 'pending',
       paid_at: paidAt ? at(paidAt) : null,
@@ -165,7 +168,7 @@ describe('migration 0020', () => {
       const user = await newUser(app.db);
       await app.db
         .insertInto('invoices')
-        .values({ user_id: user.id, tariff_id: wordsPack.id, kind: 'package', description: 'Пакет', amount_kopecks: 29_000, status: 'refunded', transaction_id: 8_000_001, paid_at: at('2025-04-01T09:00:00Z'), refunded_kopecks: 29_000, refunded_at: at('2025-04-02T09:00:00Z') })
+        .values({ user_id: user.id, tariff_id: wordsPack.id, kind: 'package', description: 'Пакет', ...BOUGHT, amount_kopecks: 29_000, status: 'refunded', transaction_id: 8_000_001, paid_at: at('2025-04-01T09:00:00Z'), refunded_kopecks: 29_000, refunded_at: at('2025-04-02T09:00:00Z') })
         .execute();
       const migration = await import('../../src/db/migrations/0020_create_settings_and_refunds.ts');
       const db = app.db as unknown as Kysely<unknown>;

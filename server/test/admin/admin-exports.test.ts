@@ -95,12 +95,12 @@ describe('CSV exports', () => {
     const ledger = await t.db.selectFrom('wallet_ledger').select('id').where('user_id', '=', client.id).orderBy('created_at').orderBy('id').execute();
     expect(mine.map((r) => Number(r[1]))).toEqual(ledger.map((l) => l.id));
     expect(mine.map((r) => r.slice(4))).toEqual([
-      ['слова', '1000000', 'Подписка', '', `Платёж №${String(paymentId)}`],
-      ['медиа', '300,0', 'Подписка', '', `Платёж №${String(paymentId)}`],
-      ['медиа', '2,5', 'Корректировка администратором', "'+SUM(A1:A9)", `Администратор №${String(admin.id)}`],
-      ['слова', '-500', 'Корректировка администратором', "'@компенсация", `Администратор №${String(admin.id)}`],
-      ['слова', '-500200', 'Возврат платежа', '', `Возврат платежа №${String(paymentId)}`],
-      ['медиа', '-150,0', 'Возврат платежа', '', `Возврат платежа №${String(paymentId)}`],
+      ['слова', '1000000', 'Подписка', '', `Покупка тарифа «Бизнес» (платёж №${String(paymentId)})`],
+      ['медиа', '300,0', 'Подписка', '', `Покупка тарифа «Бизнес» (платёж №${String(paymentId)})`],
+      ['медиа', '2,5', 'Корректировка администратором', "'+SUM(A1:A9)", `Начислено сервисом (администратор №${String(admin.id)})`],
+      ['слова', '-500', 'Корректировка администратором', "'@компенсация", `Списано сервисом (администратор №${String(admin.id)})`],
+      ['слова', '-500200', 'Возврат платежа', '', `Возврат оплаты тарифа «Бизнес» (платёж №${String(paymentId)})`],
+      ['медиа', '-150,0', 'Возврат платежа', '', `Возврат оплаты тарифа «Бизнес» (платёж №${String(paymentId)})`],
     ]);
     // Every line of the file is one row: no line break outside quotes.
     expect(res.body.slice(1).split('\r\n').length - 1).toBe(rows.length + 1);

@@ -26,6 +26,7 @@ afterAll(() => t.close());
 interface Settings {
   welcome_words: number;
   welcome_media: number;
+  referral_words: number;
   telegram_channel: string;
   support_url: string;
   sandbox_payments: boolean;
@@ -36,7 +37,7 @@ interface Settings {
   updated_at: string | null;
 }
 
-const DEFAULTS = { welcome_words: 10000, welcome_media: 3, telegram_channel: '@neurostudio_news', support_url: 'mailto:support@neurostudio.local', sandbox_payments: true, sandbox_telegram: true };
+const DEFAULTS = { welcome_words: 10000, welcome_media: 3, referral_words: 5000, telegram_channel: '@neurostudio_news', support_url: 'mailto:support@neurostudio.local', sandbox_payments: true, sandbox_telegram: true };
 const save = (values: Record<string, unknown>) => api.change<Settings>('PUT', '/api/admin/settings', { ...DEFAULTS, ...values });
 const storedRows = () => t.db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute();
 

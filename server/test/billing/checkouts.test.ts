@@ -164,16 +164,46 @@ describe('declined checkouts', () => {
     expect((await walletState(t.db, user.id)).balance).toEqual({ words: 0, media: 0 });
   });
 
-  it('another card in the same payment form after a decline pays it: honoured', async () => {
+  it('another card in the same payment form after a decline pays it: honoured, and logged as the retry it is', async () => {
     const user = await newUser(t.db);
     const invoice = await startPayment(t.app, user, catalog.trial);
-    expect((await notify(t.app, 'fail', payFields(invoice, user, { Reason: 'InsufficientFunds', Status: 'Declined' }))).code).toBe(0);
+    const fail = payFields(invoice, user, { Reason: 'InsufficientFunds', Status: 'Declined' });
+    expect((await notify(t.app, 'fail', fail)).code).toBe(0);
     expect((await notify(t.app, 'check', payFields(invoice, user))).code).toBe(0);
-    expect((await notify(t.app, 'pay', payFields(invoice, user))).code).toBe(0);
+    const pay = payFields(invoice, user);
+    expect((await Promise.all([pay, pay, pay].map((n) => notify(t.app, 'pay', n)))).map((r) => r.code)).toEqual([0, 0, 0]);
     const sub = await subscriptionOfInvoice(invoice.payment_id);
     expect(sub).toMatchObject({ status: 'active', ended_at: null });
-    expect((await logOf(sub.id)).at(-1)).toMatchObject({ from_status: 'expired', to_status: 'active', cause: 'paid_after_checkout_closed' });
-    expect((await walletState(t.db, user.id)).balance).toEqual({ words: catalog.trial.words, media: catalog.trial.media_tenths });
-    expect(await history(user)).toMatchObject({ data: [{ status: true }] });
+    expect((await logOf(sub.id)).map((l) => [l.from_status, l.to_status, l.cause, l.ref])).toEqual([
+      [null, 'pending', 'invoice_created', String(invoice.payment_id)],
+      ['pending', 'expired', 'payment_declined', String(fail.TransactionId)],
+      ['expired', 'active', 'paid_after_decline', String(pay.TransactionId)],
+    ]);
+    const wallet = await walletState(t.db, user.id);
+    expect(wallet.balance).toEqual({ words: catalog.trial.words, media: catalog.trial.media_tenths });
+    expect(wallet.sums).toEqual(wallet.balance);
+    expect(await history(user)).toMatchObject({ data: [{ status: true, closed: false }] });
+  });
+
+  it('the decline and the retry’s Pay delivered at once and again, in either order: the plan is bought once; a retry reads as a retry or as the payment itself', async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await newUser(t.db);
+      const invoice = await startPayment(t.app, user, catalog.pro);
+      const fail = payFields(invoice, user, { Reason: 'InsufficientFunds', Status: 'Declined' });
+      const pay = payFields(invoice, user);
+      const deliveries = round % 2 === 0 ? [fail, pay, fail, pay] : [pay, fail, pay, fail];
+      const codes = await Promise.all(deliveries.map((n) => notify(t.app, n === fail ? 'fail' : 'pay', n)));
+      expect(codes.map((c) => c.code)).toEqual([0, 0, 0, 0]);
+      const sub = await subscriptionOfInvoice(invoice.payment_id);
+      expect(sub).toMatchObject({ status: 'active', ended_at: null });
+      // The Pay applied first is the payment itself; after the decline it is its retry.
+      const paid = (await logOf(sub.id)).filter((l) => l.to_status === 'active');
+      expect(paid).toHaveLength(1);
+      expect(['paid', 'paid_after_decline']).toContain(paid[0]?.cause);
+      expect(await invoiceOf(invoice.payment_id)).toMatchObject({ status: 'paid', failure_reason: null });
+      const wallet = await walletState(t.db, user.id);
+      expect(wallet.balance).toEqual({ words: catalog.pro.words, media: catalog.pro.media_tenths });
+      expect(wallet.sums).toEqual(wallet.balance);
+    }
   });
 });

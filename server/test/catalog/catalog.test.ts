@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes, PRODUCT_VARIANTS, type CatalogCategory, type ProductDetail } from '@app/contracts';
-import { seedAiCatalog, seedGenerationCatalog, seedProductExamples } from '../../src/db/seed.ts';
-import { fillTemplate, readProductFields } from '../../src/features/catalog/product-fields.ts';
+import { POSTCARD_TEMPLATE, seedAiCatalog, seedGenerationCatalog, seedProductExamples } from '../../src/db/seed.ts';
+import { up as fixSeededTemplates } from '../../src/db/migrations/0070_seeded_templates_grammar.ts';
+import { fillTemplate, joinPrompt, readProductFields } from '../../src/features/catalog/product-fields.ts';
 import { call, createTestApp, newUser, type TestApp, type TestUser } from '../support/index.ts';
 
 /* The generation catalogue's read calls: categories and products (?type=), one product with its price. */
@@ -126,5 +127,33 @@ describe('template fields', () => {
     expect(readProductFields('not json')).toEqual([]);
     expect(readProductFields([{ name: 'Bad Name' }, { name: 'ok', label: 'Поле' }, { name: 'ok' }, 'x'])).toEqual([{ name: 'ok', label: 'Поле', placeholder: '', multiline: false, required: true, max_length: 500 }]);
     expect(fillTemplate('Открытка к «{occasion}» для {who}, {missing}', { occasion: 'Новый год', who: 'друга' })).toBe('Открытка к «Новый год» для друга, {missing}');
+  });
+
+  it('an optional field left empty takes its label with it: no «Тон: .» or dangling comma', () => {
+    const post = 'Напиши пост для соцсетей на тему «{topic}». Тон: {tone}. Добавь призыв к действию.';
+    expect(fillTemplate(post, { topic: 'Открытие кофейни', tone: 'дружелюбный' })).toBe('Напиши пост для соцсетей на тему «Открытие кофейни». Тон: дружелюбный. Добавь призыв к действию.');
+    expect(fillTemplate(post, { topic: 'Открытие кофейни', tone: '' })).toBe('Напиши пост для соцсетей на тему «Открытие кофейни». Добавь призыв к действию.');
+    const card = 'Праздничная открытка к событию «{occasion}». Кому: {recipient}. Стиль: {style}';
+    expect(fillTemplate(card, { occasion: 'День рождения', recipient: 'Бабушке Нине', style: '' })).toBe('Праздничная открытка к событию «День рождения». Кому: Бабушке Нине.');
+    expect(fillTemplate(card, { occasion: 'День рождения', recipient: 'бабушка Нина', style: 'акварель' })).toBe('Праздничная открытка к событию «День рождения». Кому: бабушка Нина. Стиль: акварель');
+  });
+
+  it('a database seeded with the old postcard gets the new text; a template staff changed is left alone', async () => {
+    const postcard = await t.db.selectFrom('ai_products').select(['id', 'category_id', 'model_id']).where('name', '=', 'Открытка к празднику').executeTakeFirstOrThrow();
+    expect((await t.db.selectFrom('ai_products').select('prompt_template').where('id', '=', postcard.id).executeTakeFirstOrThrow()).prompt_template).toBe(POSTCARD_TEMPLATE);
+    const old = 'Праздничная открытка к событию «{occasion}» для {recipient}, стиль: {style}';
+    await t.db.updateTable('ai_products').set({ prompt_template: old }).where('id', '=', postcard.id).execute();
+    const own = await t.db.insertInto('ai_products').values({ category_id: postcard.category_id, model_id: postcard.model_id, variant: 'img_3', name: 'Своя открытка', prompt_template: `${old} и блёстки`, active: false }).returning('id').executeTakeFirstOrThrow();
+    await fixSeededTemplates(t.db as unknown as Parameters<typeof fixSeededTemplates>[0]);
+    const templates = await t.db.selectFrom('ai_products').select(['id', 'prompt_template']).where('id', 'in', [postcard.id, own.id]).orderBy('id').execute();
+    expect(templates).toEqual([{ id: postcard.id, prompt_template: POSTCARD_TEMPLATE }, { id: own.id, prompt_template: `${old} и блёстки` }]);
+  });
+
+  it('a lead-in and the user’s prompt join as sentences: never «кофейни:. Кофейня»', () => {
+    expect(joinPrompt('Рекламный баннер для кофейни:', 'Кофейня у моря, утро')).toBe('Рекламный баннер для кофейни: Кофейня у моря, утро');
+    expect(joinPrompt('Перерисовать фото в стиле примера', 'добавь снег')).toBe('Перерисовать фото в стиле примера. добавь снег');
+    expect(joinPrompt('В стиле акварели.', 'кот')).toBe('В стиле акварели. кот');
+    expect(joinPrompt('', 'кот')).toBe('кот');
+    expect(joinPrompt('Фон: студия  ', '')).toBe('Фон: студия');
   });
 });

@@ -7,7 +7,7 @@ import { ChatRuns } from '../../src/features/chat/chat-runs.ts';
 import { placeHold } from '../../src/features/wallet/wallet.queries.ts';
 import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, until, walletState, type Part, type SseEvent, type TestApp, type TestUser } from '../support/index.ts';
 import { FakeOpenAi, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
-import { TINY_JPEG } from '../support/images.ts';
+import { TINY_JPEG, dataUrlBytes, pixelsOf } from '../support/images.ts';
 
 /*
  * The chat API (seed §7 and the streamed variant) on the demo provider and on a fake
@@ -230,10 +230,11 @@ describe('sending a message (POST /api/new/chat)', () => {
     expect(body.model).toBe('gpt-fake');
     expect(body.temperature).toBe(0.7);
     expect(body.messages[0]?.role).toBe('system');
-    expect(body.messages.at(-1)?.content).toEqual([
-      { type: 'text', text: 'Опиши' },
-      { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG.toString('base64')}` } },
-    ]);
+    const [text, image] = body.messages.at(-1)?.content as [unknown, { type: string; image_url: { url: string } }];
+    expect(text).toEqual({ type: 'text', text: 'Опиши' });
+    // The picture as it was stored: its pixels, written anew without metadata.
+    expect(image.image_url.url).toMatch(/^data:image\/png;base64,/);
+    expect(await pixelsOf(dataUrlBytes(image.image_url.url))).toEqual(await pixelsOf(TINY_PNG));
     // 12 prompt + 5 completion tokens at 1.5 words a token.
     expect((res.data.json as { words: number }).words).toBe(26);
   });

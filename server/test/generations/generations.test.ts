@@ -76,9 +76,10 @@ describe('starting a run and getting its result', () => {
     expect(missing.data.text).toEqual({ 'fields.recipient': ['Заполните поле «Кому»'] });
     const bad = await start(user, { product_id: id('Открытка к празднику'), fields: '[1,2' });
     expect(bad.data.text).toEqual({ fields: ['Поля должны быть объектом JSON'] });
-    const res = await start(user, { product_id: id('Открытка к празднику'), fields: JSON.stringify({ occasion: 'Новый год', recipient: 'друга' }) });
+    const res = await start(user, { product_id: id('Открытка к празднику'), fields: JSON.stringify({ occasion: 'Новый год', recipient: 'другу' }) });
     const g = res.data.json as Generation;
-    expect(g.prompt).toBe('Праздничная открытка к событию «Новый год» для друга, стиль: ');
+    // The optional style left empty takes its label with it: no «стиль: » at the end.
+    expect(g.prompt).toBe('Праздничная открытка к событию «Новый год». Кому: другу.');
     expect((await finished(user, g.id)).status).toBe('succeeded');
   });
 
@@ -225,7 +226,7 @@ describe('refusals, failures and cancelling', () => {
     await finished(user, ran.id);
     const late = await call(t.app, { method: 'POST', url: `/api/new/generations/${String(ran.id)}/cancel`, token: user.token, payload: {} });
     expect(late.statusCode).toBe(409);
-    expect(late.data.text).toBe('Генерация уже выполняется: отменить можно только ожидающую в очереди');
+    expect(late.data.text).toBe('Эту генерацию уже не отменить');
   });
 });
 

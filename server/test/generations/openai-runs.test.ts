@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GENERATION_FAILURES, GENERATION_TEXTS, type Generation } from '@app/contracts';
 import { FakeOpenAi, TINY_PNG, fakeProviderEnv } from '../support/ai-fakes.ts';
+import { pixelsOf } from '../support/images.ts';
 import { createTestApp, finishedRun, productOn, runEffects, startRun, userWithTokens, type Part, type TestApp } from '../support/index.ts';
 
 /* Runs of products whose models are on an OpenAI-compatible connection, through the API down to the protocol: a local fake of OpenAI's API answers. */
@@ -59,7 +60,10 @@ describe('image products on an OpenAI-compatible API', () => {
     const images = parts.filter((p) => p.name === 'image[]');
     expect(images).toHaveLength(1);
     expect(images[0]?.value).toEqual(picture);
-    expect(parts.find((p) => p.name === 'mask')).toMatchObject({ filename: 'mask.png', type: 'image/png', value: mask });
+    const sentMask = parts.find((p) => p.name === 'mask');
+    expect(sentMask).toMatchObject({ filename: 'mask.png', type: 'image/png' });
+    // The mask as it was stored: its pixels (its transparency exactly), written anew without metadata.
+    expect(await pixelsOf(Buffer.from(sentMask?.value ?? ''))).toEqual(await pixelsOf(mask));
     expect(parts.find((p) => p.name === 'prompt')?.value).toBe('Кот в шляпе');
     expect(parts.find((p) => p.name === 'model')?.value).toBe('gpt-image-1');
     // The size of the run's parameter (here the default) goes with the edit, so the answer has it.

@@ -107,11 +107,17 @@ describe('access', () => {
 });
 
 describe('page documents', () => {
-  it('are Russian HTML, never cached, with the manifest of the widgets they mount', async () => {
+  it('are Russian HTML, described, revalidated (a guest’s) or never stored (a signed-in one’s), with the manifest of the widgets they mount', async () => {
     const res = await page('/login');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-store');
+    // Nothing of an account on a guest's page: the back/forward cache may keep it.
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.body).toMatch(/<meta name="description" content="[^"]{50,160}">/);
+    const user = await newUser(t.db);
+    const signedIn = await page('/dashboard', user.cookie);
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+    expect(signedIn.body).toMatch(/<meta name="description" content="[^"]{50,160}">/);
     expect(res.body).toMatch(/^<!doctype html>\n<html lang="ru">/);
     expect(res.body).toContain('<title>Вход — Нейростудия</title>');
     expect(propsOf(res.body, 'auth')).toEqual({ mode: 'login', redirectTo: '/dashboard' });
@@ -406,6 +412,19 @@ describe('/logout', () => {
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/login');
     expect((await call(t.app, { url: '/api/new/user', cookies: { session: other.cookie } })).statusCode).toBe(200);
+  });
+});
+
+describe('a pending setup step', () => {
+  it('its page offers no navigation (every link would lead back), only the account and «Выйти»', async () => {
+    const admin = await newAdmin(t.db, { email: `setup-step-${String(Date.now())}@example.ru` });
+    await t.db.updateTable('users').set({ setup_steps: ['password'], password_temporary: true }).where('id', '=', admin.id).execute();
+    const res = await page('/password/change?next=%2Fadmin', admin.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('site-nav');
+    expect(res.body).not.toContain('href="/dashboard"');
+    expect(res.body).toContain(`<span class="site-user__email">${admin.email}</span>`);
+    expect(res.body).toContain('<a class="site-user__logout" href="/logout">Выйти</a>');
   });
 });
 

@@ -54,6 +54,7 @@ const POLICY: readonly Row[] = [
   // accounts
   ['GET /sanctum/csrf-cookie',                      204,       204,        204,         204,       204,                 204],
   ['POST /api/new/register',                        200,       200,        200,         200,       200,                 200],
+  ['POST /api/new/login/check',                     200,       200,        200,         200,       200,                 200],
   ['POST /api/new/login',                           200,       200,        200,         200,       200,                 200],
   ['GET /api/new/logout',                           200,       200,        200,         200,       200,                 200],
   ['GET /api/new/user',                             ANON,      200,        200,         BLOCKED,   200,                 200],
@@ -64,6 +65,9 @@ const POLICY: readonly Row[] = [
   ['GET /api/new/reset_password/check',             200,       200,        200,         200,       200,                 200],
   ['PATCH /api/new/reset_password',                 200,       200,        200,         200,       200,                 200],
   ['POST /api/new/password/change',                 ANON,      WRONG_PASSWORD, WRONG_PASSWORD, BLOCKED, WRONG_PASSWORD,  WRONG_PASSWORD],
+  // (only staff whose pending step is the enrolment enrol: the accounts tests')
+  ['POST /api/new/second-factor/setup',             ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           '409 SECOND_FACTOR_ALREADY'],
+  ['POST /api/new/second-factor/enable',            ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           '409 SECOND_FACTOR_ALREADY'],
   // billing
   ['GET /api/new/tariff',                           200,       200,        200,         200,       200,                 200],
   ['GET /api/new/subscribe/check',                  ANON,      200,        200,         BLOCKED,   200,                 200],
@@ -97,6 +101,13 @@ const POLICY: readonly Row[] = [
   ['PATCH /api/new/chat/:id',                       ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
   ['DELETE /api/new/chat/:id',                      ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
   ['GET /api/new/chat_models',                      ANON,      200,        200,         BLOCKED,   200,                 200],
+  ['POST /api/new/chat/:id/regenerate',             ANON,      200,        HIDDEN,      BLOCKED,   UNCONFIRMED,         HIDDEN],
+  ['POST /api/new/chat/:id/edit',                   ANON,      200,        HIDDEN,      BLOCKED,   UNCONFIRMED,         HIDDEN],
+  ['POST /api/new/chat/:id/variant',                ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
+  ['GET /api/new/chat/search',                      ANON,      200,        200,         BLOCKED,   200,                 200],
+  ['GET /api/new/chat/:id/export',                  ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
+  ['POST /api/new/chat/estimate',                   ANON,      200,        HIDDEN,      BLOCKED,   HIDDEN,              HIDDEN],
+  ['POST /api/new/chat/:id/summary',                ANON,      200,        HIDDEN,      BLOCKED,   UNCONFIRMED,         HIDDEN],
   // the generation catalogue and runs
   ['GET /api/new/ai-products',                      ANON,      200,        200,         BLOCKED,   200,                 200],
   ['GET /api/new/ai-products/:id',                  ANON,      200,        200,         BLOCKED,   200,                 200],
@@ -161,6 +172,22 @@ const POLICY: readonly Row[] = [
   ['PUT /api/admin/settings',                       ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
   ['GET /api/admin/exports/ledger',                 ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
   ['GET /api/admin/exports/payments',               ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  // notices and personal data (the deletion is sent with a wrong password: it reaches the check, deletes nothing)
+  ['GET /api/new/settings/notices',                 ANON,      200,        200,         BLOCKED,   200,                 200],
+  ['PUT /api/new/settings/notices',                 ANON,      200,        200,         BLOCKED,   200,                 200],
+  ['POST /api/new/account/delete',                  ANON,      WRONG_PASSWORD, WRONG_PASSWORD, BLOCKED, WRONG_PASSWORD,  WRONG_PASSWORD],
+  ['GET /api/new/legal/:kind',                      200,       200,        200,         200,       200,                 200],
+  ['GET /api/admin/legal/:kind',                    ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['POST /api/admin/legal/:kind',                   ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['GET /api/admin/users/:id/export',               ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  // promo codes and referrals
+  ['POST /api/new/promo/redeem',                    ANON,      200,        200,         BLOCKED,   UNCONFIRMED,         200],
+  ['GET /api/new/promo/discount',                   ANON,      200,        200,         BLOCKED,   UNCONFIRMED,         200],
+  ['GET /api/new/referral',                         ANON,      200,        200,         BLOCKED,   200,                 200],
+  ['GET /api/admin/promo-codes',                    ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['GET /api/admin/promo-codes/:id',                ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['POST /api/admin/promo-codes',                   ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
+  ['PUT /api/admin/promo-codes/:id',                ANON,      NOT_ADMIN,  NOT_ADMIN,   BLOCKED,   NOT_ADMIN,           200],
 ];
 
 /** A valid request of a route: what goes in its path, query and body. */
@@ -211,6 +238,15 @@ const ownerPlanRunning = () => t.db.updateTable('subscriptions').set({ status: '
 /** Fresh records for calls that use them up (deleted, cancelled, paid), one per call. */
 const fresh = {
   chat: () => insertId('chats', { user_id: users.owner.id, title: 'Чат для проверки' }),
+  /** A chat of the owner's whose last message is an answer to its one question. */
+  answered: async () => {
+    const chat = await fresh.chat();
+    const question = (await t.db.insertInto('chat_messages').values({ chat_id: chat, user_id: users.owner.id, role: 'user', text: 'Вопрос' }).returning('id').executeTakeFirstOrThrow()).id;
+    const answer = (
+      await t.db.insertInto('chat_messages').values({ chat_id: chat, user_id: users.owner.id, role: 'assistant', text: 'Ответ', parent_id: question, model_name: 'Демо' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    return { chat, question, answer };
+  },
   category: () => insertId('ai_categories', { name: `Пустая ${uuid().slice(0, 8)}` }),
   connection: () => insertId('provider_connections', { name: `Подключение ${uuid().slice(0, 8)}`, protocol: 'demo' }),
   card: () => insertId('dashboard_cards', { link: '/chat', icon: '/i.svg', name: 'Карточка', description: 'Описание' }),
@@ -243,6 +279,13 @@ const fresh = {
     await ownerPlanRunning();
     return (await startPayment(t.app, users.owner, catalog.wordsPack)).payment_id;
   },
+  /** A promo code anyone may take once (each call its own). */
+  promo: async (kind: 'tokens' | 'discount') => {
+    const code = promoCode();
+    await t.db.insertInto('promo_codes').values(kind === 'tokens' ? { code, kind, words: 10 } : { code, kind, discount_percent: 10 }).execute();
+    return code;
+  },
+  promoId: async () => (await t.db.insertInto('promo_codes').values({ code: promoCode(), kind: 'tokens', words: 10 }).returning('id').executeTakeFirstOrThrow()).id,
   /** A user to sign in, reset or change: nobody else's session depends on them. */
   user: () => newUser(t.db),
 };
@@ -250,11 +293,12 @@ const fresh = {
 /** A valid request of each route, by `METHOD path`; records a call uses up are made for it. */
 const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'GET /sanctum/csrf-cookie': () => ({}),
-  'POST /api/new/register': () => ({ body: { email: `new-${uuid()}@example.ru`, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery' } }),
+  'POST /api/new/register': () => ({ body: { email: `new-${uuid()}@example.ru`, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery', consent: true } }),
   'POST /api/new/login': async () => {
     const u = await fresh.user();
     return { body: { email: u.email, password: u.password } };
   },
+  'POST /api/new/login/check': () => ({ body: { email: `anyone-${uuid()}@example.ru` } }),
   'GET /api/new/logout': () => ({ ownSession: true }),
   'GET /api/new/user': () => ({}),
   'POST /api/confirm_email': () => ({ body: { code: '123456' } }),
@@ -262,6 +306,8 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'POST /api/new/reset_password': async () => ({ body: { email: (await fresh.user()).email } }),
   'GET /api/new/reset_password/check': () => ({ query: { token: 'no-such-token', email: users.owner.email } }),
   'POST /api/new/password/change': () => ({ body: { current_password: 'not-the-password', password: 'another-horse-battery', password_confirmation: 'another-horse-battery' } }),
+  'POST /api/new/second-factor/setup': () => ({}),
+  'POST /api/new/second-factor/enable': () => ({ body: { code: '123456' } }),
   'PATCH /api/new/reset_password': async () => {
     const u = await fresh.user();
     const token = `reset-${uuid()}`;
@@ -306,6 +352,19 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'PATCH /api/new/chat/:id': () => ({ params: { id: fx.chat }, body: { title: 'Новое название' } }),
   'DELETE /api/new/chat/:id': async () => ({ params: { id: await fresh.chat() } }),
   'GET /api/new/chat_models': () => ({}),
+  'POST /api/new/chat/:id/regenerate': async () => ({ params: { id: (await fresh.answered()).chat }, body: { ai_models_id: fx.chatModel } }),
+  'POST /api/new/chat/:id/edit': async () => {
+    const { chat, question } = await fresh.answered();
+    return { params: { id: chat }, body: { ai_models_id: fx.chatModel, message_id: question, message: 'Вопрос иначе' } };
+  },
+  'POST /api/new/chat/:id/variant': async () => {
+    const { chat, answer } = await fresh.answered();
+    return { params: { id: chat }, body: { message_id: answer } };
+  },
+  'GET /api/new/chat/search': () => ({ query: { q: 'проверка' } }),
+  'GET /api/new/chat/:id/export': () => ({ params: { id: fx.chat } }),
+  'POST /api/new/chat/estimate': () => ({ body: { ai_models_id: fx.chatModel, chat_id: fx.chat, message: 'Привет' } }),
+  'POST /api/new/chat/:id/summary': async () => ({ params: { id: (await fresh.answered()).chat }, body: { request_id: crypto.randomUUID(), ai_models_id: fx.chatModel } }),
 
   'GET /api/new/ai-products': () => ({ query: { type: 'image' } }),
   'GET /api/new/ai-products/:id': () => ({ params: { id: fx.product } }),
@@ -367,12 +426,28 @@ const REQUESTS: Record<string, () => Req | Promise<Req>> = {
   'GET /api/admin/chats/:id': () => ({ params: { id: fx.chat } }),
   'GET /api/admin/analytics': () => ({ query: { from: '2025-01-01', to: '2025-01-31' } }),
   'GET /api/admin/settings': () => ({}),
+  'GET /api/new/settings/notices': () => ({}),
+  'PUT /api/new/settings/notices': () => ({ body: { renewal_failed: true, plan_ended: true } }),
+  'POST /api/new/account/delete': () => ({ body: { password: 'not-the-password', confirm: true } }),
+  'GET /api/new/legal/:kind': () => ({ params: { kind: 'privacy' } }),
+  'GET /api/admin/legal/:kind': () => ({ params: { kind: 'offer' } }),
+  'POST /api/admin/legal/:kind': () => ({ params: { kind: 'offer' }, body: { body: 'Новая редакция оферты' } }),
+  'GET /api/admin/users/:id/export': () => ({ params: { id: users.owner.id } }),
   'PUT /api/admin/settings': () => ({
-    body: { welcome_words: 1000, welcome_media: 1, telegram_channel: '@neurostudio_news', support_url: 'mailto:support@neurostudio.local', sandbox_payments: true, sandbox_telegram: true },
+    body: { welcome_words: 1000, welcome_media: 1, referral_words: 5000, telegram_channel: '@neurostudio_news', support_url: 'mailto:support@neurostudio.local', sandbox_payments: true, sandbox_telegram: true },
   }),
   'GET /api/admin/exports/ledger': () => ({ query: { from: '2025-01-01', to: '2025-01-31' } }),
   'GET /api/admin/exports/payments': () => ({ query: { from: '2025-01-01', to: '2025-01-31' } }),
+  'POST /api/new/promo/redeem': async () => ({ body: { code: await fresh.promo('tokens') } }),
+  'GET /api/new/promo/discount': async () => ({ query: { code: await fresh.promo('discount'), tariff_id: String(catalog.pro.id) } }),
+  'GET /api/new/referral': () => ({}),
+  'GET /api/admin/promo-codes': () => ({}),
+  'GET /api/admin/promo-codes/:id': async () => ({ params: { id: await fresh.promoId() } }),
+  'POST /api/admin/promo-codes': () => ({ body: { code: promoCode(), kind: 'tokens', words: 100 } }),
+  'PUT /api/admin/promo-codes/:id': async () => ({ params: { id: await fresh.promoId() }, body: { max_uses: 5, active: true } }),
 };
+
+const promoCode = () => `M${uuid().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 
 const PLAN = { name: 'Тариф', amount: 100, words: 10, media: 1, subscriptions_type: 2 };
 const CARD = { name: 'Новость', description: 'Описание', icon: '/i.svg', link: '/chat' };
@@ -561,7 +636,7 @@ describe('who may call what', () => {
     const outcomes: string[] = [];
     const wanted: string[] = [];
     for (const route of ALL_CONTRACTS.filter((r) => cellIn(rowOf(r), 'guest') === ANON)) {
-      const url = buildPath(route.path, { id: 1 });
+      const url = buildPath(route.path, { id: 1, kind: 'privacy' });
       const payload = route.method === 'GET' ? undefined : { nonsense: true };
       for (const [via, auth] of [['nobody', {}], ['a revoked bearer token', { token: session.bearer }], ['a revoked cookie', { cookies: { session: session.cookie } }]] as const) {
         const res = await call(t.app, { method: route.method, url, payload, ...auth });

@@ -8,6 +8,7 @@ import { createDb, type Db } from '../../src/db/database.ts';
 import { defineJob, type AnyJob } from '../../src/jobs/job.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { PgListener } from '../../src/lib/pg-listener.ts';
+import { Metrics } from '../../src/lib/metrics/metrics.ts';
 import { mailJob } from '../../src/mail/mail.job.ts';
 import { call, createTestApp, createTestDatabase, csrfPair, type TestApp } from '../support/index.ts';
 
@@ -38,10 +39,10 @@ function newJobs(definitions: AnyJob[]): { jobs: Jobs; listener: PgListener; log
   return { jobs, listener, log };
 }
 
-/** A queue over `definitions` on this file's database, with a context holding just the database. */
+/** A queue over `definitions` on this file's database, with a context holding just the database (and the figures jobs count into). */
 async function startJobs(definitions: AnyJob[], opts: { pollSeconds?: number } = {}): Promise<Jobs> {
   const { jobs, listener, log } = newJobs(definitions);
-  await jobs.start({ db, log, jobs } as unknown as AppContext, { work: true, pollSeconds: opts.pollSeconds ?? 0.5 });
+  await jobs.start({ db, log, jobs, metrics: new Metrics({ db, queues: [], log }) } as unknown as AppContext, { work: true, pollSeconds: opts.pollSeconds ?? 0.5 });
   await listener.start();
   return jobs;
 }
@@ -202,7 +203,7 @@ describe('mail keeps up with bursts', () => {
         call(t.app, {
           method: 'POST',
           url: '/api/new/register',
-          payload: { email, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery' },
+          payload: { email, password: 'correct-horse-battery', password_confirmation: 'correct-horse-battery', consent: true },
           cookies: { 'XSRF-TOKEN': pair.cookie },
           headers: { 'x-xsrf-token': pair.header },
           remoteAddress: `10.0.0.${String(i + 1)}`,

@@ -11,7 +11,7 @@ import PostalMime from 'postal-mime';
 import { ConfigError, loadConfig, REPO_ROOT } from '../../src/config.ts';
 import { createAdmin } from '../../src/features/accounts/admin-create.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
-import { call, createTestApp, newUser, TestSmtp, type TestApp } from '../support/index.ts';
+import { call, createTestApp, TestSmtp, type TestApp } from '../support/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -54,7 +54,7 @@ describe('mail without SMTP_URL', () => {
     const register = await call(t.app, {
       method: 'POST',
       url: '/api/new/register',
-      payload: { email: 'local@example.ru', password: 'long-enough-1', password_confirmation: 'long-enough-1' },
+      payload: { email: 'local@example.ru', password: 'long-enough-1', password_confirmation: 'long-enough-1', consent: true },
       csrf: true,
     });
     expect(register.statusCode).toBe(200);
@@ -158,28 +158,18 @@ describe('createAdmin (npm run admin:create)', () => {
   const roleOf = async (email: string) => (await t.db.selectFrom('users').select(['role', 'email_confirmed_at']).where('email', '=', email).executeTakeFirst()) ?? null;
   const login = (email: string, password: string) => call(t.app, { method: 'POST', url: '/api/new/login', payload: { email, password }, csrf: true });
 
-  it('promotes an existing user, keeping the password', async () => {
-    const user = await newUser(t.db);
-    const result = await createAdmin(t.db, `  ${user.email.toUpperCase()} `);
-    expect(result).toEqual({ email: user.email, created: false });
-    expect((await roleOf(user.email))?.role).toBe('admin');
-    const res = await login(user.email, user.password);
-    expect(res.statusCode).toBe(200);
-    expect(res.data.json).toMatchObject({ user: { role: 'admin' } });
-  });
-
-  it('creates a confirmed admin with a temporary password that signs in; a second run only promotes', async () => {
+  it('creates a confirmed admin with a temporary password that signs in; a second run changes nothing', async () => {
     const result = await createAdmin(t.db, 'New.Admin@Example.ru');
-    expect(result.created).toBe(true);
+    expect(result.outcome).toBe('created');
     expect(result.email).toBe('new.admin@example.ru');
-    expect(result.password?.length ?? 0).toBeGreaterThanOrEqual(12);
+    expect(result.outcome === 'created' ? result.password.length : 0).toBeGreaterThanOrEqual(12);
     const row = await roleOf('new.admin@example.ru');
     expect(row?.role).toBe('admin');
     expect(row?.email_confirmed_at).not.toBeNull();
-    const res = await login('new.admin@example.ru', result.password ?? '');
+    const res = await login('new.admin@example.ru', result.outcome === 'created' ? result.password : '');
     expect(res.statusCode).toBe(200);
     expect(res.data.json).toMatchObject({ user: { role: 'admin', email_confirmed: true } });
-    expect(await createAdmin(t.db, 'new.admin@example.ru')).toEqual({ email: 'new.admin@example.ru', created: false });
+    expect(await createAdmin(t.db, 'new.admin@example.ru')).toEqual({ outcome: 'already', email: 'new.admin@example.ru' });
   });
 
   it.each(['not-an-email', '', '   ', 'a@', `${'a'.repeat(300)}@example.ru`, "x'; drop table users; --@example.ru"])('rejects %j and creates nothing', async (email) => {
@@ -194,7 +184,9 @@ describe('createAdmin (npm run admin:create)', () => {
     const env = { PATH: process.env.PATH ?? '', DATABASE_URL: t.config.databaseUrl ?? '', DATA_DIR: t.config.dataDir, APP_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' };
     const script = path.join(REPO_ROOT, 'server/src/cli/admin-create.ts');
     const ok = await run(process.execPath, ['--import', 'tsx', script, 'cli.admin@example.ru'], { env, cwd: REPO_ROOT });
-    expect(ok.stdout).toMatch(/^Создан администратор cli\.admin@example\.ru\. Временный пароль: \S{12,}/);
+    expect(ok.stdout).toMatch(/^Создан администратор cli\.admin@example\.ru\. Временный пароль: \S{12,}\n/);
+    // What comes next: the password, then the second factor.
+    expect(ok.stdout.split('\n')[1]).toBe('При первом входе он сменит временный пароль, затем подключит второй фактор — код из приложения-аутентификатора (QR-код покажет админка) и резервные коды; до этого админка не откроется.');
     expect((await roleOf('cli.admin@example.ru'))?.role).toBe('admin');
     const bad = await run(process.execPath, ['--import', 'tsx', script, 'nope'], { env, cwd: REPO_ROOT }).catch((err: unknown) => err as { code: number; stderr: string });
     expect(bad).toMatchObject({ code: 1 });

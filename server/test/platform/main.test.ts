@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { freePort } from '../support/cluster.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const PG_PORT = 56_000 + (process.pid % 1000);
@@ -27,11 +28,20 @@ const portOpen = (port: number) =>
     socket.on('error', () => resolve(false));
   });
 
-describe('npm start without configuration (server/src/main.ts)', () => {
-  it('runs on an embedded PostgreSQL under DATA_DIR, seeds it, and shuts down cleanly on SIGTERM', { timeout: 90_000 }, async () => {
+/** `npm run <script>`'s command (`node <options> <file>`), run by this test's Node (on CI's side job, the machine's Node 20). */
+function npmScript(name: string, ...args: string[]): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [node, ...rest] = (pkg.scripts[name] ?? '').split(' ');
+  if (node !== 'node') throw new Error(`npm run ${name} is not a node command: ${pkg.scripts[name] ?? ''}`);
+  return [...rest, ...args];
+}
+
+describe('npm start without configuration (npm run serve: server/dist/main.js)', () => {
+  it('runs on an embedded PostgreSQL under DATA_DIR, seeds it, says where it runs, and shuts down cleanly on SIGTERM', { timeout: 180_000 }, async () => {
     // Nothing of the test run's own configuration: the defaults are what is tested.
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(PG_PORT), PORT: '0', LOG_LEVEL: 'info' };
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const port = await freePort();
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(PG_PORT), PORT: String(port), LOG_LEVEL: 'info' };
+    const proc = spawn(process.execPath, npmScript('serve'), { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     let output = '';
     proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -40,7 +50,7 @@ describe('npm start without configuration (server/src/main.ts)', () => {
 
     const baseUrl = await new Promise<string>((resolve, reject) => {
       const timer = setInterval(() => {
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
         if (match?.[1]) {
           clearInterval(timer);
           resolve(match[1]);
@@ -52,6 +62,24 @@ describe('npm start without configuration (server/src/main.ts)', () => {
     });
 
     expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    // What it says is what it did: one line with the public address and the one it listens on,
+    // and the seed's counts as the admin panel will list them.
+    expect(output.match(/Нейростудия is running at/g)).toHaveLength(1);
+    expect(baseUrl).toBe(`http://127.0.0.1:${String(port)}`);
+    expect(output).toContain(`Нейростудия is running at http://localhost:${String(port)} (listening on ${baseUrl}; payments: sandbox; mail: files in ${dataDir}/mail; job workers: in this process)`);
+    expect(output).not.toContain('Server listening at');
+    expect(output).toMatch(/seeded the provider connections and the chat models\s+connections: 2\s+chatModels: 3/);
+    expect(output).toMatch(/seeded the generation catalogue \(its image, video and text models, categories and products\)\s+categories: 3\s+models: 3\s+products: 8/);
+    expect(output.match(/embedded PostgreSQL started/g)).toHaveLength(1);
+
+    // A command beside the running server uses its database, and says only that.
+    const adminCreate = spawn(process.execPath, ['--import', 'tsx', 'server/src/cli/admin-create.ts', 'owner@example.ru'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let adminOutput = '';
+    for (const stream of [adminCreate.stdout, adminCreate.stderr]) stream.on('data', (d: Buffer) => (adminOutput += d.toString()));
+    expect(await new Promise((resolve) => adminCreate.on('exit', resolve)), adminOutput).toBe(0);
+    expect(adminOutput).toMatch(new RegExp(`using the embedded PostgreSQL of the running server \\(process ${String(proc.pid)}; DATABASE_URL is not set\\)`));
+    expect(adminOutput).not.toContain('embedded PostgreSQL started');
+    expect(adminOutput).toContain('Создан администратор owner@example.ru');
     const tariffs = (await (await fetch(`${baseUrl}/api/new/tariff?frontend=0`)).json()) as { json: { subscriptions_type: number }[] };
     expect(tariffs.json.map((t) => t.subscriptions_type)).toEqual(expect.arrayContaining([1, 3]));
     expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);

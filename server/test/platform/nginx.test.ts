@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startNginx, type Nginx } from '../support/index.ts';
+import { freePort, NGINX_TEMPLATE, startNginx, trickle, type Nginx, type Trickle } from '../support/index.ts';
 
 /*
  * The repository's nginx configuration in front of two processes: a request that reached a
@@ -100,3 +100,79 @@ describe('deploy/nginx/neurostudio.conf.template', () => {
     }
   });
 });
+
+/*
+ * One address with ~1 030 slow sign-ins (Content-Length: 100000, a byte at a time, each reopened
+ * as it ends) must neither take every connection of nginx nor keep another client from being
+ * served: it holds at most the template's 100 requests at once, the rest are refused (429) or cut.
+ */
+describe('one address’s slow request bodies', () => {
+  const ATTACK = 1030;
+  const SECONDS = 12;
+  const LIMIT = Number(/limit_conn ns_conn_per_address (\d+);/.exec(fs.readFileSync(NGINX_TEMPLATE, 'utf8'))?.[1]);
+
+  it('hold at most the limit of connections, and another client is served meanwhile', async () => {
+    const served = await upstream(200);
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ns-nginx-slow-'));
+    const proxy = await startNginx({ dir: own, listen: await freePort(), upstreams: [served.port], waitForHealth: false });
+    const attackers = new Set<Trickle>();
+    let attacking = true;
+    let opened = 0;
+    const refused = new Map<string, number>();
+    const open = () => {
+      if (!attacking) return;
+      opened += 1;
+      const a = trickle(proxy.url, { head: 'POST /api/new/login HTTP/1.1\r\nHost: neurostudio\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n', intervalMs: 1000, localAddress: '127.0.0.1' });
+      attackers.add(a);
+      void a.ended.then((status) => {
+        attackers.delete(a);
+        refused.set(String(status ?? 'closed'), (refused.get(String(status ?? 'closed')) ?? 0) + 1);
+        // Reopened as it ends, after a moment (as the attack did).
+        setTimeout(open, 50);
+      });
+    };
+    try {
+      for (let i = 0; i < ATTACK; i++) open();
+      const other: { status: number | string; ms: number }[] = [];
+      let held = 0;
+      const begun = Date.now();
+      const end = begun + SECONDS * 1000;
+      while (Date.now() < end) {
+        // Requests nginx holds for the address: sent over two seconds ago, neither answered nor ended
+        // (a fresh one may still wait for nginx to read it on this loaded machine).
+        const now = performance.now();
+        if (Date.now() - begun > 3000) held = Math.max(held, [...attackers].filter((a) => a.status === null && !a.closed && a.sentAt !== null && now - a.sentAt > 2000).length);
+        const started = performance.now();
+        const status = await new Promise<number | string>((resolve) => {
+          const req = http.get(`${proxy.url}/api/new/tariff`, { localAddress: '127.0.0.2', agent: false, timeout: 20_000 }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('timeout', () => req.destroy(new Error('timeout')));
+          req.on('error', (err) => resolve((err as NodeJS.ErrnoException).code ?? err.message));
+        });
+        other.push({ status, ms: performance.now() - started });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const stillHeld = [...attackers].filter((a) => a.status === null && !a.closed).length;
+      const ms = other.map((o) => o.ms).sort((a, b) => a - b);
+      const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0).toFixed(1);
+      console.log(
+        `one address: ${String(opened)} connections opened in ${String(SECONDS)} s, at most ${String(held)} held unanswered (${String(stillHeld)} at the end), ended: ${JSON.stringify(Object.fromEntries(refused))}; ` +
+          `another client (127.0.0.2): ${String(other.length)} requests, statuses ${JSON.stringify([...new Set(other.map((o) => o.status))])}, latency p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`,
+      );
+      expect(other.length).toBeGreaterThan(0);
+      expect(other.filter((o) => o.status !== 200)).toEqual([]);
+      expect(held).toBeLessThanOrEqual(LIMIT);
+      expect(refused.get('429') ?? 0).toBeGreaterThan(0);
+      expect(proxy.errors()).not.toMatch(/worker_connections are not enough/);
+    } finally {
+      attacking = false;
+      for (const a of attackers) a.stop();
+      await proxy.stop();
+      await new Promise((resolve) => served.server.close(resolve));
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+

@@ -279,8 +279,8 @@ describe('prototype pollution', () => {
   const userRow = (email: string) => t.db.selectFrom('users').select(['role', 'email_confirmed_at']).where('email', '=', email).executeTakeFirst();
 
   it.each([
-    ['__proto__', '{"email":"proto1@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","__proto__":{"role":"admin","polluted":true}}'],
-    ['constructor.prototype', '{"email":"proto2@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","constructor":{"prototype":{"role":"admin","polluted":true}}}'],
+    ['__proto__', '{"email":"proto1@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","consent":true,"__proto__":{"role":"admin","polluted":true}}'],
+    ['constructor.prototype', '{"email":"proto2@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","consent":true,"constructor":{"prototype":{"role":"admin","polluted":true}}}'],
     ['a nested __proto__', '{"email":{"__proto__":{"polluted":true}},"password":"long-enough-1","password_confirmation":"long-enough-1"}'],
   ])('JSON with %s is refused and changes nothing', async (_label, payload) => {
     const res = await register(payload);
@@ -294,7 +294,7 @@ describe('prototype pollution', () => {
 
   it('form fields named __proto__ and constructor change nothing', async () => {
     const res = await register(
-      '__proto__%5Brole%5D=admin&__proto__=x&__proto__=y&constructor%5Bprototype%5D%5Bpolluted%5D=1&role=admin&email_confirmed=1&email=proto3%40example.ru&password=long-enough-1&password_confirmation=long-enough-1',
+      '__proto__%5Brole%5D=admin&__proto__=x&__proto__=y&constructor%5Bprototype%5D%5Bpolluted%5D=1&role=admin&email_confirmed=1&email=proto3%40example.ru&password=long-enough-1&password_confirmation=long-enough-1&consent=on',
       'application/x-www-form-urlencoded',
     );
     expect(res.statusCode).toBe(200);
@@ -304,7 +304,7 @@ describe('prototype pollution', () => {
   });
 
   it('extra fields of a JSON body are ignored: no self-made admins', async () => {
-    const res = await register('{"email":"proto4@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","role":"admin","email_confirmed":true,"id":1}');
+    const res = await register('{"email":"proto4@example.ru","password":"long-enough-1","password_confirmation":"long-enough-1","consent":true,"role":"admin","email_confirmed":true,"id":1}');
     expect(res.statusCode).toBe(200);
     expect(res.data.json).toMatchObject({ user: { role: 'user', email_confirmed: false } });
     expect(await userRow('proto4@example.ru')).toMatchObject({ role: 'user', email_confirmed_at: null });

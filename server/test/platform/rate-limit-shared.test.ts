@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { SERVER_NODE_FLAGS } from '../../src/lib/node-flags.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, createTestDatabase, eventually } from '../support/index.ts';
 
@@ -39,9 +40,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** `npm run serve` as its own process on the test database: web only, one log line a request. */
+/** `npm run serve` (the built server, which the tests' global setup builds) as its own process on the test database: web only, one log line a request. */
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -64,7 +65,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match?.[1]) resolve(match[1]);
       else if (proc.exitCode !== null) reject(new Error(`the server exited with ${String(proc.exitCode)}:\n${output}`));
       else setTimeout(check, 50);

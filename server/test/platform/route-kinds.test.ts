@@ -6,7 +6,7 @@ import { defineRoute, z } from '@app/contracts';
 import { mountRoute } from '../../src/lib/routes.ts';
 import { AppError } from '../../src/lib/app-error.ts';
 import { storeFiles } from '../../src/features/files/files.service.ts';
-import { call, createTestApp, csrfPair, multipart, newUser, parseEvents, type Part, type TestApp, type TestUser } from '../support/index.ts';
+import { call, createTestApp, csrfPair, eventually, multipart, newUser, parseEvents, type Part, type TestApp, type TestUser } from '../support/index.ts';
 import { HEADER_ONLY_PNG, TINY_JPEG } from '../support/images.ts';
 
 /**
@@ -32,12 +32,16 @@ const streamRoute = defineRoute({
   access: 'user',
   summary: 'Test stream',
   tags: ['test'],
-  body: z.object({ ticks: z.number().int().min(0).max(50), pauseMs: z.number().int().min(0).max(5000).default(0), failAt: z.number().int().optional(), failEarly: z.boolean().optional(), silent: z.boolean().optional() }),
+  body: z.object({ ticks: z.number().int().min(0).max(50), pauseMs: z.number().int().min(0).max(5000).default(0), failAt: z.number().int().optional(), failEarly: z.boolean().optional(), silent: z.boolean().optional(), quiet: z.boolean().optional() }),
   stream: { events: { tick: z.object({ n: z.number().int() }), done: z.object({ total: z.number().int() }) } },
   response: z.null(),
 });
 
 const aborted: string[] = [];
+/** A handler asked to be `quiet` waits after its first event until the test has seen what it waits for. */
+let quietUntil: Promise<void> = Promise.resolve();
+/** Uploads the server is done with (their request ids): their reply sent, or failed. */
+const uploadsEnded = new Set<string>();
 
 let t: TestApp;
 let baseUrl: string;
@@ -46,6 +50,13 @@ beforeAll(async () => {
     workers: false,
     env: { SSE_HEARTBEAT_SECONDS: '1' },
     routes: (app) => {
+      // An upload is over when its reply is sent, or when it failed (a client that went away gets no reply).
+      app.addHook('onResponse', async (request) => {
+        if (request.url === uploadRoute.path) uploadsEnded.add(request.id);
+      });
+      app.addHook('onError', async (request) => {
+        if (request.url === uploadRoute.path) uploadsEnded.add(request.id);
+      });
       mountRoute(app, uploadRoute, async ({ viewer, body, files }) => {
         const all = [...(files.photo ?? []), ...(files.scan ?? [])];
         const rows = await storeFiles(app.ctx.db, app.ctx.storage, (_tx, save) =>
@@ -63,6 +74,7 @@ beforeAll(async () => {
           }
           if (n === body.failAt) throw new AppError('SERVICE_UNAVAILABLE', 'Провайдер не ответил');
           stream.send('tick', { n });
+          if (body.quiet && n === 1) await quietUntil;
           if (body.pauseMs) await new Promise((r) => setTimeout(r, body.pauseMs));
         }
         stream.send('done', { total: body.ticks });
@@ -187,14 +199,15 @@ describe('multipart routes', () => {
     const res = await call(t.app, { method: 'POST', url: uploadRoute.path, token: user.token, payload: cut, headers: body.headers });
     expect(res.statusCode).toBe(400);
     expect(res.data).toEqual({ status: 'error', code: 'UPLOAD_INCOMPLETE', text: 'Файл загрузился не полностью. Попробуйте ещё раз' });
-    // A client that goes away mid-upload, over a real socket.
+    // A client that goes away mid-upload, over a real socket; then the server ends that request.
+    const ended = uploadsEnded.size;
     await new Promise<void>((resolve) => {
       const req = http.request(`${baseUrl}${uploadRoute.path}`, { method: 'POST', headers: { ...body.headers, authorization: `Bearer ${user.token}`, 'content-length': String(body.payload.length) } });
       req.on('error', () => resolve());
       req.on('response', () => resolve());
       req.write(cut.subarray(0, 10_000), () => setTimeout(() => req.destroy(), 100));
     });
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await eventually(async () => uploadsEnded.size, (n) => n > ended)).toBe(ended + 1);
     expect(await filesOf(user.id)).toHaveLength(0);
     expect(storedBlobs().length).toBe(blobs);
   });
@@ -274,8 +287,29 @@ describe('stream routes (Server-Sent Events)', () => {
 
   it('sends heartbeat comments while the handler is quiet', async () => {
     const user = await newUser(t.db);
-    const res = await streamCall(user, { ticks: 2, pauseMs: 2200 });
-    const parsed = parseEvents(res.body);
+    let speak: () => void = () => undefined;
+    quietUntil = new Promise<void>((resolve) => {
+      speak = resolve;
+    });
+    const res = await fetch(`${baseUrl}${streamRoute.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ ticks: 2, quiet: true }),
+    });
+    const reader = res.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const decoder = new TextDecoder();
+    let text = '';
+    const read = async () => {
+      const { done, value } = await reader.read();
+      text += decoder.decode(value, { stream: !done });
+      return !done;
+    };
+    // The handler stays quiet after its first event until two heartbeats have come.
+    while (parseEvents(text).comments < 2 && (await read()));
+    expect(parseEvents(text).events.map((e) => e.event)).toEqual(['tick']);
+    speak();
+    while (await read());
+    const parsed = parseEvents(text);
     expect(parsed.events.map((e) => e.event)).toEqual(['tick', 'tick', 'done']);
     expect(parsed.comments).toBeGreaterThanOrEqual(2);
   });
@@ -294,8 +328,7 @@ describe('stream routes (Server-Sent Events)', () => {
     expect(new TextDecoder().decode(first?.value as Uint8Array | undefined)).toContain('event: tick');
     const before = aborted.length;
     controller.abort();
-    for (let i = 0; i < 100 && aborted.length === before; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(aborted.length).toBe(before + 1);
+    expect(await eventually(async () => aborted.length, (n) => n > before)).toBe(before + 1);
     expect(aborted.at(-1)).toMatch(/^stopped at \d+$/);
     expect(Number(/\d+/.exec(aborted.at(-1) ?? '')?.[0])).toBeLessThan(40);
   });

@@ -75,6 +75,35 @@ describe('addresses', () => {
     expect(isPrivateAddress('not-an-ip')).toBe(true);
   });
 
+  test('every IPv6 form that embeds an IPv4 address is private when the embedded address is', () => {
+    // [embedding of a private address, the same form around a public one]
+    const forms: [string, string, string][] = [
+      ['IPv4-mapped', '::ffff:7f00:1', '::ffff:808:808'],
+      ['IPv4-translated (dotted)', '::ffff:0:127.0.0.1', '::ffff:0:8.8.8.8'],
+      ['IPv4-translated (hex)', '::ffff:0:7f00:1', '::ffff:0:808:808'],
+      ['IPv4-translated, 10/8', '::ffff:0:a00:1', '::ffff:0:5db8:d70e'],
+      ['IPv4-compatible (dotted)', '::10.1.2.3', '::8.8.8.8'],
+      ['IPv4-compatible (hex)', '::a9fe:a9fe', '::808:808'],
+      ['NAT64 64:ff9b::/96', '64:ff9b::7f00:1', '64:ff9b::808:808'],
+      ['NAT64 64:ff9b::/96, dotted', '64:ff9b::192.168.0.1', '64:ff9b::1.1.1.1'],
+      ['6to4 2002::/16', '2002:c0a8:101::1', '2002:808:808::1'],
+      // Teredo: the server's address, then the client's with every bit flipped.
+      ['Teredo, private client', '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+      ['Teredo, private server', '2001:0:a00:1:8000:63bf:f7f7:f7f7', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+    ];
+    for (const [form, private_, public_] of forms) {
+      expect(isPrivateAddress(private_), `${form}: ${private_}`).toBe(true);
+      expect(isPrivateAddress(public_), `${form}: ${public_}`).toBe(false);
+    }
+    // NAT64's local-use prefix is not the public internet whatever it embeds.
+    for (const a of ['64:ff9b:1::808:808', '64:ff9b:1:7f00:1::']) expect(isPrivateAddress(a), a).toBe(true);
+    // As a URL writes them: the host of a connection is refused on its face.
+    for (const url of ['http://[::ffff:0:7f00:1]:8080/v1', 'http://[::ffff:0:127.0.0.1]/v1', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/']) {
+      const config = loadConfig({ NODE_ENV: 'test', LAB_API_KEY_HOSTS: new URL(url).host });
+      expect(destinationRefusal(config, url, 'LAB_API_KEY'), url).toMatchObject({ reason: 'private' });
+    }
+  });
+
   test('a key goes only to its configured hosts; defaults for OpenAI and Replicate; a private host only when configured', () => {
     const config = loadConfig({ NODE_ENV: 'test', LAB_API_KEY_HOSTS: 'api.lab.example, 127.0.0.1:8080', PROVIDER_PRIVATE_HOSTS: '127.0.0.1:8080,[::1]:11434' });
     expect(destinationRefusal(config, 'https://api.openai.com/v1', 'OPENAI_API_KEY')).toBeNull();
@@ -101,6 +130,7 @@ describe('connections', () => {
     const urls = [
       `${trap.url}/v1`,
       `http://[::ffff:127.0.0.1]:${port()}/v1`,
+      `http://[::ffff:0:7f00:1]:${port()}/v1`,
       `http://2130706433:${port()}/v1`,
       `http://localhost:${port()}/v1`,
       `http://rebind.test:${port()}/v1`,

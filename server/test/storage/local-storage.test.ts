@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createStorage } from '../../src/storage/create-storage.ts';
 import { LocalStorage } from '../../src/storage/local.storage.ts';
@@ -60,9 +60,11 @@ describe('local disk storage', () => {
     const put = storage.put(source, { contentType: 'text/plain' });
     const before = new Set(blobKeys(root));
     source.write(Buffer.alloc(64 * 1024, 1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once what was written has reached the temporary file, the blob is still not there.
+    const tmp = path.join(root, '.tmp');
+    const partBytes = () => walk(tmp).filter((f) => f.endsWith('.part')).reduce((n, f) => n + fs.statSync(path.join(tmp, f)).size, 0);
+    await vi.waitFor(() => expect(partBytes()).toBe(64 * 1024), { timeout: 10_000 });
     expect(blobKeys(root).filter((k) => !before.has(k))).toEqual([]);
-    expect(walk(path.join(root, '.tmp')).some((f) => f.endsWith('.part'))).toBe(true);
     source.end(Buffer.alloc(1024, 2));
     const blob = await put;
     expect(blob.size).toBe(65 * 1024);

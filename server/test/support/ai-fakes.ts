@@ -121,8 +121,11 @@ export type OpenAiFakeBehaviour =
 export interface FakeChatAnswer {
   pieces: string[];
   finishReason: 'stop' | 'length';
-  promptTokens: number;
+  /** Not always a count: a provider may leave it out or send something else. */
+  promptTokens: number | undefined | string;
   completionTokens: number;
+  /** A usage chunk (the prompt counted, nothing written yet) before the content, as servers that send running totals do. */
+  usageFirst?: boolean;
 }
 
 /** A multipart part of an image edit as the fake received it. */
@@ -261,7 +264,7 @@ export class FakeOpenAi {
     const id = `chatcmpl-${randomBytes(6).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     const { pieces, finishReason, promptTokens, completionTokens } = this.answer;
-    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: typeof promptTokens === 'number' ? promptTokens + completionTokens : completionTokens };
     if (body.stream !== true) {
       return sendJson(res, 200, {
         id,
@@ -286,6 +289,9 @@ export class FakeOpenAi {
       })}\n\n`;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.write(chunk({ role: 'assistant', content: '', refusal: null }, null));
+    if (includeUsage && this.answer.usageFirst) {
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: null, choices: [], usage: { ...usage, completion_tokens: 0 } })}\n\n`);
+    }
     const b = this.behaviour;
     const cutAt = b.kind === 'broken_stream' || b.kind === 'stalled_stream' || b.kind === 'stream_error' ? b.afterChunks : Infinity;
     let sent = 0;

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { generateSync } from 'otplib';
 import type { Role } from '@app/contracts';
 import type { Db } from '../../src/db/database.ts';
 import { hashPassword } from '../../src/features/accounts/passwords.ts';
@@ -37,3 +38,6 @@ export async function newUser(db: Db, opts: { email?: string; password?: string;
 }
 
 export const newAdmin = (db: Db, opts: { email?: string } = {}) => newUser(db, { ...opts, role: 'admin' });
+
+/** The authenticator app's code of a second factor's secret at `atMs` (now by default), as staff type it. */
+export const totpCode = (secret: string, atMs = Date.now()) => generateSync({ secret, epoch: Math.floor(atMs / 1000) });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { REPO_ROOT } from '../../src/config.ts';
+import { SERVER_NODE_FLAGS } from '../../src/lib/node-flags.ts';
 import { DbProxy } from './db-proxy.ts';
 import { startTestS3, type TestS3 } from './s3.ts';
 import { TestSmtp } from './smtp.ts';
@@ -21,6 +22,17 @@ import { createTestDatabase } from './test-app.ts';
  */
 
 export const NGINX_TEMPLATE = path.join(REPO_ROOT, 'deploy', 'nginx', 'neurostudio.conf.template');
+/** nginx's main configuration as production runs it: the tests take its connection settings. */
+export const NGINX_MAIN = path.join(REPO_ROOT, 'deploy', 'nginx', 'nginx.conf');
+
+/** The `events` block and `worker_rlimit_nofile` of the repository's nginx.conf, as they are. */
+function nginxConnectionSettings(): string[] {
+  const main = fs.readFileSync(NGINX_MAIN, 'utf8');
+  const events = /^events\s*\{[^}]*\}/m.exec(main)?.[0];
+  const files = /^worker_rlimit_nofile\s+\d+;/m.exec(main)?.[0];
+  if (!events || !files) throw new Error(`${NGINX_MAIN}: no events block or worker_rlimit_nofile`);
+  return [files, events.replace(/\s+/g, ' ')];
+}
 
 export interface ClusterProcess {
   name: string;
@@ -28,6 +40,8 @@ export interface ClusterProcess {
   port: number | null;
   /** Where the process answers /readyz (the worker: WORKER_HEALTH_PORT). */
   healthPort: number;
+  /** Where it serves Prometheus' /metrics (METRICS_PORT). */
+  metricsPort: number;
   child: ChildProcess | null;
   /** Everything the process wrote (stdout and stderr), for a failing test to print. */
   output: string[];
@@ -125,7 +139,7 @@ function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
     'worker_processes 1;',
     `pid ${path.join(dir, 'nginx.pid')};`,
     `error_log ${path.join(dir, 'error.log')} warn;`,
-    'events { worker_connections 4096; }',
+    ...nginxConnectionSettings(),
     'http {',
     '  access_log off;',
     `  client_body_temp_path ${path.join(dir, 'body')};`,
@@ -221,21 +235,24 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     const webCount = opts.web ?? 2;
     for (let i = 1; i <= webCount; i++) {
       const port = await freePort();
-      processes.set(`web${String(i)}`, { name: `web${String(i)}`, port, healthPort: port, child: null, output: [] });
+      processes.set(`web${String(i)}`, { name: `web${String(i)}`, port, healthPort: port, metricsPort: await freePort(), child: null, output: [] });
     }
-    processes.set('worker', { name: 'worker', port: null, healthPort: await freePort(), child: null, output: [] });
+    processes.set('worker', { name: 'worker', port: null, healthPort: await freePort(), metricsPort: await freePort(), child: null, output: [] });
 
     const node = opts.node ?? process.execPath;
     const spawnProcess = (p: ClusterProcess) => {
-      const script = p.port === null ? 'worker.ts' : 'main.ts';
+      const script = p.port === null ? 'worker.js' : 'main.js';
       const env = {
         ...process.env,
         ...common,
         DATA_DIR: path.join(dir, p.name),
         HOST: '127.0.0.1',
+        METRICS_PORT: String(p.metricsPort),
         ...(p.port === null ? { WORKER_HEALTH_PORT: String(p.healthPort) } : { PORT: String(p.port), RUN_WORKERS: 'false' }),
       };
-      const child = spawn(node, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', script)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // As `npm run serve` and `npm run worker` start them: plain Node on the built server (the
+      // suite's global setup builds it), with the servers' own Node options.
+      const child = spawn(node, [...SERVER_NODE_FLAGS, path.join(REPO_ROOT, 'server', 'dist', script)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       for (const stream of [child.stdout, child.stderr]) {
         readline.createInterface({ input: stream }).on('line', (line) => {
           p.output.push(line);
@@ -303,7 +320,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
 
     // `npm run db:seed` (migrations, then plans, cards and the catalogue with its example images
     // on S3), as a deployment does once; then every process at once.
-    const seeding = spawn(node, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'cli', 'seed.ts')], { cwd: REPO_ROOT, env: { ...process.env, ...common, DATA_DIR: path.join(dir, 'seed') }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const seeding = spawn(node, [path.join(REPO_ROOT, 'server', 'dist', 'cli', 'seed.js')], { cwd: REPO_ROOT, env: { ...process.env, ...common, DATA_DIR: path.join(dir, 'seed') }, stdio: ['ignore', 'ignore', 'pipe'] });
     const seedErrors: string[] = [];
     seeding.stderr.on('data', (d: Buffer) => seedErrors.push(d.toString()));
     const seedCode = await new Promise<number | null>((resolve) => seeding.once('exit', resolve));

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -18,6 +20,9 @@ declare module 'vitest' {
  * in parallel against real Postgres without seeing each other's rows.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The built server, which the tests of the start commands and of the service as production runs
+  // it start (incremental: nothing to do when no source changed since the last build).
+  execFileSync(process.execPath, [path.join(import.meta.dirname, '..', '..', '..', 'scripts', 'build-server.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const { adminUrl, embedded } = await adminConnection();
   const template = `ns_tpl_${String(process.pid)}_${Date.now().toString(36)}`;
   await withAdmin(adminUrl, async (client) => {

@@ -9,3 +9,4 @@ export * from './admin.ts';
 export * from './cluster.ts';
 export * from './raw-http.ts';
 export * from './db-proxy.ts';
+export * from './metrics.ts';

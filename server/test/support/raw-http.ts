@@ -80,3 +80,55 @@ export function streamUpload(baseUrl: string, opts: { method?: string; path: str
     });
   });
 }
+
+/** A request sent as an attacker trickles it: what came back and when the connection ended. */
+export interface Trickle {
+  /** The status of the reply, once its status line is in (null until then). */
+  status: number | null;
+  /** Whether the connection has ended (closed by either side, or reset). */
+  closed: boolean;
+  /** When the request's head was sent (`performance.now()`), null until connected. */
+  sentAt: number | null;
+  /** Resolves when the connection ends, with the reply's status if one came. */
+  ended: Promise<number | null>;
+  stop(): void;
+}
+
+/**
+ * Opens a connection from `localAddress` (a loopback address) and sends `head` (the request line
+ * and headers, or only part of them), then one byte of body every `intervalMs`, until the server
+ * answers or closes, or `stop()`. Loopback only.
+ */
+export function trickle(baseUrl: string, opts: { head: string; intervalMs: number; localAddress?: string }): Trickle {
+  const url = new URL(baseUrl);
+  if (url.hostname !== '127.0.0.1') throw new Error('loopback only');
+  const socket = net.connect({ host: '127.0.0.1', port: Number(url.port), ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
+  let timer: NodeJS.Timeout | undefined;
+  let resolveEnded: (status: number | null) => void = () => undefined;
+  const state: Trickle = {
+    status: null,
+    closed: false,
+    sentAt: null,
+    ended: new Promise((resolve) => (resolveEnded = resolve)),
+    stop: () => socket.destroy(),
+  };
+  let received = '';
+  socket.setNoDelay(true);
+  socket.on('connect', () => {
+    socket.write(opts.head);
+    state.sentAt = performance.now();
+    timer = setInterval(() => socket.write('a'), opts.intervalMs);
+  });
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+    const status = /^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1];
+    if (status && state.status === null) state.status = Number(status);
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    clearInterval(timer);
+    state.closed = true;
+    resolveEnded(state.status);
+  });
+  return state;
+}

@@ -7,6 +7,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Headers by lower-case name (the last of a repeated one). */
+  headers: Record<string, string>;
 }
 
 /** A real SMTP server in-process; tests read codes and links from what it receives. */
@@ -39,6 +41,7 @@ export class TestSmtp {
                 subject: mail.subject ?? '',
                 text: mail.text ?? '',
                 html: mail.html ?? '',
+                headers: Object.fromEntries(mail.headers.map((h) => [h.key.toLowerCase(), h.value])),
               });
               for (const wake of this.waiters.splice(0)) wake();
               callback();

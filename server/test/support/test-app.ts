@@ -5,11 +5,13 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { createContext, startContext, stopContext, type AppContext } from '../../src/context.ts';
+import { createContext, startContext, stopContext } from '../../src/composition.ts';
+import type { AppContext } from '../../src/context.ts';
 import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Db } from '../../src/db/database.ts';
 import { resolveSecrets } from '../../src/lib/secrets.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 import { databaseUrl, withAdmin } from './postgres.ts';
 import { TestSmtp } from './smtp.ts';
 
@@ -38,18 +40,36 @@ export interface TestAppOptions {
   /** Routes a test adds (before the app is ready), e.g. contracts of its own to exercise route kinds. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Work on this app's database instead of a new one, as a second process of the same service does. */
-  shareDatabaseWith?: TestApp;
+  shareDatabaseWith?: Pick<TestApp, 'databaseUrl'>;
   /** The app's logger (a test that reads the log); silent by default. */
   log?: Logger;
+  /** The app's clock (`ctx.clock`): a test's own time for the sign-in limits, see `testClock`. */
+  clock?: Clock;
 }
 
-/** A copy of the migrated template database for one test file. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A clock a test moves by hand: it starts at `start` and only `advance` changes it. */
+export function testClock(start: number): Clock & { advance(ms: number): void; set(ms: number): void } {
+  let now = start;
+  return Object.assign(() => now, {
+    advance: (ms: number) => {
+      now += ms;
+    },
+    set: (ms: number) => {
+      now = ms;
+    },
+  });
+}
+
+/** The start of the next window of `windowSeconds`, in the near future: a test clock set there starts a fresh window whose checks have not expired by the wall clock. */
+export const nextWindowStart = (windowSeconds: number) => (Math.floor(Date.now() / (windowSeconds * 1000)) + 1) * windowSeconds * 1000;
+
+/** A copy of the migrated template database for one test file (`empty`: a database with nothing in it, as `createdb` makes). */
+export async function createTestDatabase(opts: { empty?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
   // Named after the run (the pid in the template's name), so a concurrent run leaves it alone.
   const runPid = /^ns_tpl_(\d+)_/.exec(inject('templateDb'))?.[1] ?? '0';
   const name = `ns_t_${runPid}_${crypto.randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`create database "${name}" template "${inject('templateDb')}"`));
+  await withAdmin(adminUrl, (client) => client.query(`create database "${name}" template "${opts.empty ? 'template0' : inject('templateDb')}"`));
   return {
     url: databaseUrl(adminUrl, name),
     drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
@@ -78,7 +98,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.env,
   });
   const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });
-  const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: opts.log ?? pino({ level: config.logLevel }) });
+  const ctx = createContext({ config, db, databaseUrl: database.url, secrets: resolveSecrets(config), log: opts.log ?? pino({ level: config.logLevel }), ...(opts.clock ? { clock: opts.clock } : {}) });
   const app = await buildApp(ctx);
   await opts.routes?.(app);
   await app.ready();

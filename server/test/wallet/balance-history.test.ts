@@ -195,3 +195,33 @@ describe('GET /api/new/balance/history', () => {
     }
   });
 });
+
+describe('the ledger’s CSV export', () => {
+  it('says what each row was in the balance history’s words — a chat answer’s hold and what came back, a run given back, a plan bought — with the record it refers to', async () => {
+    const user = await newUser(t.db);
+    const { invoice } = await subscribe(t.app, user, catalog.trial);
+    const { chatId } = await chatAnswer(user, 'Подбери рецепт борща');
+    const run = await queuedRun(user, 'Картинка по описанию');
+    await cancelRun(user, run.id);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(new Date());
+    const res = await call(t.app, { url: `/api/admin/exports/ledger?from=${day}&to=${day}`, token: admin.token });
+    expect(res.statusCode).toBe(200);
+    // Columns: …, Кошелёк, Сумма, Причина, Примечание, Основание (no cell here holds «;» or a quote).
+    const rows = res.body
+      .slice(1)
+      .split('\r\n')
+      .map((line) => line.split(';'))
+      .filter((r) => r[2] === user.email);
+    const chat = await t.db.selectFrom('chats').select('title').where('id', '=', chatId).executeTakeFirstOrThrow();
+    const answer = await t.db.selectFrom('chat_messages').select('id').where('chat_id', '=', chatId).where('role', '=', 'assistant').executeTakeFirstOrThrow();
+    const said = rows.map((r) => [r[6], r[8]]);
+    expect(said).toEqual([
+      ['Пробный период', `Пробный период тарифа «Старт» (платёж №${String(invoice.payment_id)})`],
+      ['Пробный период', `Пробный период тарифа «Старт» (платёж №${String(invoice.payment_id)})`],
+      ['Резерв на генерацию или ответ', `Ответ в чате «${chat.title}» (ответ №${String(answer.id)})`],
+      ['Возврат резерва', `Ответ в чате «${chat.title}» (ответ №${String(answer.id)})`],
+      ['Резерв на генерацию или ответ', `Генерация «Картинка по описанию» (генерация №${String(run.id)})`],
+      ['Возврат резерва', `Генерация «Картинка по описанию» (генерация №${String(run.id)})`],
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error.ts';
+import { isBalanceRefused } from '../../src/db/database.ts';
 import { credit, debitUpTo, ledgerSums, placeHold, releaseHold, settleHold, getRawBalances } from '../../src/features/wallet/wallet.queries.ts';
 import { createTestApp, newUser, type TestApp } from '../support/index.ts';
 import { HOLD_SWEEP_AFTER_MINUTES, closeHoldsOfEndedWork } from '../../src/features/wallet/wallet.jobs.ts';
@@ -105,8 +106,8 @@ describe('wallet ledger', () => {
     await grant(user.id, 'words', 100, `seed-tx-${String(user.id)}`);
     await expect(
       t.db.transaction().execute(async (tx) => {
-        await placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `tx-rolled-${String(user.id)}` });
-        expect((await getRawBalances(tx, user.id)).words).toBe(40);
+        const hold = await placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `tx-rolled-${String(user.id)}` });
+        expect(await tx.selectFrom('wallet_holds').select('status').where('id', '=', hold.id).executeTakeFirst()).toEqual({ status: 'held' });
         throw new Error('the provider call could not be queued');
       }),
     ).rejects.toThrow(/could not be queued/);
@@ -153,6 +154,62 @@ describe('wallet ledger', () => {
     expect(second).toMatchObject({ code: 'INSUFFICIENT_TOKENS' });
     await releaseHold(t.db, first);
     expect((await getRawBalances(t.db, user.id)).media).toBe(30);
+    await expectConsistent(user.id);
+  });
+
+  it('a hold inside a transaction locks its wallet only at the commit: another transaction may write the wallet meanwhile', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-late-${String(user.id)}`);
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let placed = () => {};
+    const isPlaced = new Promise<void>((resolve) => (placed = resolve));
+    const run = t.db.transaction().execute(async (tx) => {
+      const hold = await placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `late-${String(user.id)}` });
+      placed();
+      await holding;
+      return hold;
+    });
+    await isPlaced;
+    // The row is free while the hold's transaction is still open (NOWAIT fails at once on a locked row).
+    await t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('wallets').select('balance').where('user_id', '=', user.id).where('kind', '=', 'words').forUpdate().noWait().execute();
+    });
+    release();
+    const hold = await run;
+    expect((await getRawBalances(t.db, user.id)).words).toBe(40);
+    await t.db.transaction().execute((tx) => settleHold(tx, hold, 25));
+    expect((await getRawBalances(t.db, user.id)).words).toBe(75);
+    await expectConsistent(user.id);
+  });
+
+  it('two transactions whose holds the balance covers one of: the later commit is refused whole, and the balance never goes below zero', async () => {
+    const user = await newUser(t.db);
+    await grant(user.id, 'words', 100, `seed-race-${String(user.id)}`);
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    const bothPlaced: Promise<void>[] = [];
+    const start = (n: number) => {
+      let placed = () => {};
+      bothPlaced.push(new Promise<void>((resolve) => (placed = resolve)));
+      return t.db.transaction().execute(async (tx) => {
+        await placeHold(tx, { userId: user.id, kind: 'words', amount: 60, idempotencyKey: `race-${String(user.id)}-${String(n)}` });
+        placed();
+        await holding;
+      });
+    };
+    const first = start(1);
+    await bothPlaced[0];
+    const second = start(2);
+    await bothPlaced[1];
+    release();
+    const outcomes = await Promise.allSettled([first, second]);
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(isBalanceRefused(refused[0]?.status === 'rejected' ? refused[0].reason : undefined)).toBe(true);
+    expect((await getRawBalances(t.db, user.id)).words).toBe(40);
+    expect(await t.db.selectFrom('wallet_holds').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
     await expectConsistent(user.id);
   });
 

@@ -407,6 +407,42 @@ describe('caps that concurrent requests cannot pass together', () => {
     expect(await t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toHaveLength(3);
     expect((await expectConsistent(user.id)).openHolds).toBe(0);
   });
+
+  it('a send takes the user’s cap lock last, after writing its rows; over the cap under the lock, nothing it wrote stays', async () => {
+    const user = await newUser(t.db);
+    await t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `l-${String(user.id)}` }, 10_000));
+    const model = await t.db.selectFrom('ai_models').select(['id', 'name']).where('kind', '=', 'chat').orderBy('id').executeTakeFirstOrThrow();
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // Another send holding the user's lock, whose commit brings the answers being written to the cap.
+    const other = t.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`chat-answers:${String(user.id)}`}, 0))`.execute(tx);
+      const chat = await tx.insertInto('chats').values({ user_id: user.id, title: 'Другой' }).returning('id').executeTakeFirstOrThrow();
+      await tx.insertInto('chat_messages').values(Array.from({ length: 3 }, () => ({ chat_id: chat.id, user_id: user.id, role: 'assistant' as const, status: 'generating' as const }))).execute();
+      locked();
+      await holding;
+      return chat.id;
+    });
+    await isLocked;
+    const send = chatSend(t.db, { user_id: user.id, title: 'Новый', model_id: model.id, model_name: model.name, param: null, message: 'Привет', rate: 1, base_tokens: 300, history_limit: 20, file_ids: [], max_answers: 3 });
+    // The send waits for the lock with its rows already written (its transaction has an id).
+    for (;;) {
+      const { rows } = await sql<{ xid: string | null }>`select backend_xid::text as xid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(t.db);
+      if (rows.length) {
+        expect(rows[0]?.xid).not.toBeNull();
+        break;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    release();
+    const otherChat = await other;
+    expect(await send).toEqual({ status: 'too_many' });
+    expect(await t.db.selectFrom('chats').select('id').where('user_id', '=', user.id).execute()).toEqual([{ id: otherChat }]);
+    expect(await t.db.selectFrom('wallet_holds').select('id').where('user_id', '=', user.id).execute()).toHaveLength(0);
+    expect((await expectConsistent(user.id)).openHolds).toBe(0);
+  });
 });
 
 describe('a text run holds the bound of the prompt it sends', () => {

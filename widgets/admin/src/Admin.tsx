@@ -1,16 +1,19 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { EmptyState } from '@app/kit';
 import { routedClick, useLocation } from '@app/kit/routing';
 import { adminApi, type AdminApi } from './api.ts';
-import { ActivityTabs } from './activity/ActivityTabs.tsx';
-import { AiTabs } from './ai/AiTabs.tsx';
-import { AuditTab } from './AuditTab.tsx';
-import { BillingTabs } from './billing/BillingTabs.tsx';
 import { HomeTab } from './HomeTab.tsx';
 import { ADMIN_TABS, parseAdminRoute, readListQuery, tabFlags } from './routes.ts';
 import { useOverflow } from './ScrollArea.tsx';
 import type { TabProps } from './tab-props.ts';
 import { UsersTab } from './UsersTab.tsx';
+
+// Each group of tabs is its own chunk, fetched when one of its tabs opens: a visit to one tab
+// does not download the other fifteen.
+const AiTabs = lazy(() => import('./ai/AiTabs.tsx').then((m) => ({ default: m.AiTabs })));
+const BillingTabs = lazy(() => import('./billing/BillingTabs.tsx').then((m) => ({ default: m.BillingTabs })));
+const ActivityTabs = lazy(() => import('./activity/ActivityTabs.tsx').then((m) => ({ default: m.ActivityTabs })));
+const AuditTab = lazy(() => import('./AuditTab.tsx').then((m) => ({ default: m.AuditTab })));
 
 export interface AdminProps {
   api?: AdminApi;
@@ -49,7 +52,9 @@ export function Admin({ api = adminApi }: AdminProps) {
         {current && route.kind === 'tab' ? (
           <>
             <h1 className="admin-content__title">{current.label}</h1>
-            <TabContent tab={current} id={route.id} search={location.search} api={api} navigate={navigate} />
+            <Suspense fallback={<div className="admin-content__loading" role="status" aria-busy="true" aria-label="Загрузка раздела" />}>
+              <TabContent tab={current} id={route.id} search={location.search} api={api} navigate={navigate} {...(route.section ? { section: route.section } : {})} />
+            </Suspense>
           </>
         ) : (
           <EmptyState title="Такого раздела нет">

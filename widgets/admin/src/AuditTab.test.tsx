@@ -28,9 +28,26 @@ async function renderLog() {
 }
 
 describe('the audit log in Russian', () => {
+  it('the second factor: enrolment, a recovery code used, a reset by the server command', async () => {
+    const { row, table } = await renderLog();
+    expect(row('Подключение входа с кодом из приложения').lines).toEqual(['Вход с кодом из приложения: нет → да']);
+    expect(row('Вход по резервному коду').tr.textContent).toContain('boris@example.ru');
+    const reset = row('Сброс входа с кодом из приложения');
+    expect(reset.lines).toEqual(['Вход с кодом из приложения: да → нет']);
+    expect(reset.tr.textContent).toContain('команда на сервере');
+    // A record whose staff member's account is gone still says so.
+    expect(within(table).getAllByText('удалённый аккаунт')).toHaveLength(1);
+  });
+
   it('names every action, record and field in Russian: no codes of the server reach the table', async () => {
     const { table } = await renderLog();
-    expect(text(table.textContent)).not.toMatch(/settings\.update|payment\.refund|tariff\.update|ai_model|user\.balance|refunded|refundable|welcome_words|sandbox_payments|media_price_tenths|#\d/);
+    expect(text(table.textContent)).not.toMatch(/content type|\bsize\b|category id|settings\.update|payment\.refund|tariff\.update|ai_model|user\.balance|refunded|refundable|welcome_words|sandbox_payments|media_price_tenths|#\d/);
+  });
+
+  it('a product: its category and model by name (a deleted one by number), a new example by its file, type and size', async () => {
+    const { row } = await renderLog();
+    expect(row('Изменение продукта').lines).toEqual(['Категория: Фото (№1) → №2']);
+    expect(row('Замена примера продукта').lines).toEqual(['Пример: нет → файл №31', 'Тип файла: image/png', 'Размер файла: 245 КБ', 'Файл: открытка.png']);
   });
 
   it('a refund: its amount, reason and what was already returned, in roubles, never «refunded: 0 → —»', async () => {
@@ -75,6 +92,14 @@ describe('the audit log in Russian', () => {
     expect(actionLabel('coupon.create')).toBe('Создание записи «coupon»');
     expect(actionLabel('provider.delete')).toBe('Удаление подключения к провайдеру');
     expect(entityLabel('ai_product', '7')).toEqual({ text: 'Продукт №7', href: '/admin/ai-products/7' });
+  });
+
+  it('a plan created without a trial says so instead of a number of trial days', () => {
+    const created = (plan: Record<string, unknown>) => changeLines('tariff', null, plan).find((l) => l.field === 'trial_days')?.after;
+    expect(created({ name: 'Бизнес', subscriptions_type: 2, first_amount: null, trial_days: 3 })).toBe('без пробного периода');
+    expect(created({ name: 'Пакет', subscriptions_type: 3, first_amount: null, trial_days: 3 })).toBe('без пробного периода');
+    expect(created({ name: 'Старт', subscriptions_type: 1, first_amount: null, trial_days: 3 })).toBe('без пробного периода');
+    expect(created({ name: 'Старт', subscriptions_type: 1, first_amount: 99, trial_days: 3 })).toBe('3');
   });
 
   it('a deleted record lists what it held; dates read in ru-RU', () => {

@@ -4,7 +4,7 @@ import { queryState, useRouteQuery } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import { AdminList, type Column } from './AdminList.tsx';
 import type { AdminApi } from './api.ts';
-import { MAX_VALUE_LENGTH, actionLabel, changeLines, entityLabel, entryKind } from './audit-texts.ts';
+import { MAX_VALUE_LENGTH, SERVER_ACTIONS, actionLabel, changeLines, entityLabel, entryKind } from './audit-texts.ts';
 import { At } from './billing/ui.tsx';
 import { listHref, type ListQuery } from './routes.ts';
 
@@ -20,8 +20,8 @@ function Value({ text, strong = false }: { text: string; strong?: boolean }) {
 }
 
 /** The fields of an entry: «Цена: 990 ₽ → 1 290 ₽», or a value alone (a new record, the wallet of a balance, a refund’s reason). */
-export function Changes({ entry }: { entry: Pick<AuditEntry, 'entity' | 'before' | 'after'> }) {
-  const lines = changeLines(entry.entity, entry.before, entry.after);
+export function Changes({ entry }: { entry: Pick<AuditEntry, 'entity' | 'before' | 'after' | 'names'> }) {
+  const lines = changeLines(entry.entity, entry.before, entry.after, entry.names);
   const kind = entryKind(entry.before, entry.after);
   if (lines.length === 0) return <span className="admin-muted">Без подробностей</span>;
   return (
@@ -45,7 +45,7 @@ export function Changes({ entry }: { entry: Pick<AuditEntry, 'entity' | 'before'
 export function auditColumns(navigate: Navigate): readonly Column<AuditEntry>[] {
   return [
     { key: 'created_at', label: 'Когда', sortable: true, render: (e) => <At iso={e.created_at} /> },
-    { key: 'actor', label: 'Кто', render: (e) => e.actor_email ?? (e.actor_id === null ? 'удалённый аккаунт' : `Пользователь №${String(e.actor_id)}`) },
+    { key: 'actor', label: 'Кто', render: (e) => e.actor_email ?? (e.actor_id === null ? (SERVER_ACTIONS.has(e.action) ? 'команда на сервере' : 'удалённый аккаунт') : `Пользователь №${String(e.actor_id)}`) },
     { key: 'action', label: 'Действие', render: (e) => actionLabel(e.action) },
     {
       key: 'entity',

@@ -8,14 +8,18 @@ import { useLastAction } from './last-action.tsx';
  * values with the body schema the server checks with); `required` only marks the label, and
  * `nullable` sends an emptied field as null (a cleared optional value) instead of leaving it out.
  */
-export type FieldSpec =
+export type FieldSpec = (
   | { name: string; label: string; kind: 'text' | 'textarea'; required?: boolean; nullable?: boolean; maxLength?: number; hint?: string; placeholder?: string }
   | { name: string; label: string; kind: 'number'; required?: boolean; nullable?: boolean; hint?: string; placeholder?: string }
   | { name: string; label: string; kind: 'checkbox'; hint?: string }
   /** `numeric`: the options' values are numbers (ids, types) and are sent as numbers. */
   | { name: string; label: string; kind: 'select'; options: readonly { value: string; label: string }[]; numeric?: boolean; required?: boolean; nullable?: boolean; hint?: string }
   /** A list of strings, one a line (a plan's description lines). */
-  | { name: string; label: string; kind: 'lines'; hint?: string; placeholder?: string };
+  | { name: string; label: string; kind: 'lines'; hint?: string; placeholder?: string }
+) & {
+  /** Shown only while the form's values make it mean something (a plan's trial fields, for a plan with a trial); its value is sent all the same. */
+  shownWhen?: (values: Values) => boolean;
+};
 
 export type Value = string | number | boolean | string[] | null | undefined;
 export type Values = Record<string, Value>;
@@ -102,6 +106,8 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
   // The action `done` reports: 0, what the screen opened with, until something happens.
   const [doneBy, setDoneBy] = useState(0);
   const values: Values = Object.fromEntries(fields.map((f) => [f.name, valueOf(f, draft[f.name])]));
+  // A message for a field not shown is the form's own.
+  const shown = fields.filter((f) => f.shownWhen?.(values) ?? true);
   const edit = (name: string, value: string | boolean) => {
     setDraft((d) => {
       const next = { ...d, [name]: value };
@@ -123,7 +129,7 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
     }
     const checked = checkInput(schema, Object.fromEntries(Object.entries({ ...values, ...extra }).filter(([, v]) => v !== undefined)));
     if (!checked.ok) {
-      const found = byField(checked.errors, fields);
+      const found = byField(checked.errors, shown);
       setErrors(found);
       if (found['']) setFailure(found['']);
       return;
@@ -136,7 +142,7 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
       if (clearOnSuccess) setDraft(fresh());
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fields).length) {
-        const found = serverFieldErrors(err, fields);
+        const found = serverFieldErrors(err, shown);
         setErrors(found);
         if (found['']) setFailure(found['']);
       } else setFailure(failureMessage(err));
@@ -147,7 +153,7 @@ export function Editor({ label, schema, fields, initial, submitLabel, extra, pre
   return (
     <div className={`admin-editor${aside ? ' admin-editor--aside' : ''}`}>
       <form className="card admin-form admin-editor__form" aria-label={label} noValidate onSubmit={(e) => void submit(e)}>
-        {fields.map((f) => {
+        {shown.map((f) => {
           const fieldId = `${id}-${f.name}`;
           const error = errors[f.name];
           const described = error ? `${fieldId}-error` : f.hint ? `${fieldId}-hint` : undefined;

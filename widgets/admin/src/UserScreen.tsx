@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { BalanceAdjustmentSchema, type AdminBalanceAdjustment, type AdminUserDetail } from '@app/contracts/admin';
-import { Alert, Button, LoadError, Skeleton, failureMessage, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import { EmailText, Alert, Button, LoadError, Skeleton, failureMessage, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import type { AdminApi } from './api.ts';
 import { Editor, type FieldSpec } from './Editor.tsx';
 import { ActionScope, useActionMessage } from './last-action.tsx';
 import { newRequestId } from './request-id.ts';
 import { ScrollArea } from './ScrollArea.tsx';
+import { ExportUserButton } from './privacy/ExportUserButton.tsx';
 import { LEDGER_REASONS, ROLE_LABELS, statusLabel, walletAmount, when } from './texts.ts';
 
 export interface UserScreenProps {
@@ -70,7 +71,7 @@ function UserView({ api, user, back }: { api: AdminApi; user: AdminUserDetail; b
       {back}
       <header className="admin-screen__head">
         <div>
-          <h2 className="admin-screen__title">{user.email}</h2>
+          <h2 className="admin-screen__title"><EmailText email={user.email} /></h2>
           <p className="admin-screen__meta">
             ID {user.id} · зарегистрирован {when(user.created_at)} · {user.email_confirmed ? 'почта подтверждена' : 'почта не подтверждена'} · {user.telegram_linked ? 'Telegram привязан' : 'Telegram не привязан'}
           </p>
@@ -98,6 +99,7 @@ function UserView({ api, user, back }: { api: AdminApi; user: AdminUserDetail; b
               <Button variant={user.blocked ? 'secondary' : 'danger'} onClick={() => setConfirm('block')}>
                 {blockAction}
               </Button>
+              <ExportUserButton api={api} userId={user.id} />
             </>
           )}
         </div>

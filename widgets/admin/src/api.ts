@@ -3,6 +3,7 @@ import { routeCall } from '@app/kit';
 import { activityApi } from './activity/api.ts';
 import { aiApi } from './ai/api.ts';
 import { billingApi } from './billing/api.ts';
+import { privacyAdminApi } from './privacy/api.ts';
 
 /** The calls of the admin panel (tests and stories pass fakes with the same routes). */
 export const adminApi = {
@@ -21,6 +22,7 @@ export const adminApi = {
   ...aiApi,
   ...billingApi,
   ...activityApi,
+  ...privacyAdminApi,
 };
 
 export type AdminApi = typeof adminApi;

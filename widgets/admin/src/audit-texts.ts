@@ -1,4 +1,5 @@
 import { MODEL_KIND_LABELS, type ModelKindName, type ProviderProtocolName } from '@app/contracts/admin';
+import { SUBSCRIPTION_TYPES } from '@app/contracts/browser';
 import type { ProductVariant } from '@app/contracts/generation';
 import { formatDate, formatMedia, formatRub, formatWords } from '@app/kit';
 import { PROTOCOL_LABELS, VARIANT_LABELS } from './ai/texts.ts';
@@ -32,7 +33,13 @@ const ACTIONS: Record<string, string> = {
   'user.balance': 'Корректировка баланса',
   'payment.refund': 'Возврат платежа',
   'ai_product.example': 'Замена примера продукта',
+  'user.second_factor_enrol': 'Подключение входа с кодом из приложения',
+  'user.recovery_code': 'Вход по резервному коду',
+  'user.second_factor_reset': 'Сброс входа с кодом из приложения',
 };
+
+/** Actions done by a command on the server (`npm run admin:reset-2fa`), not by a staff member: no actor. */
+export const SERVER_ACTIONS: ReadonlySet<string> = new Set(['user.second_factor_reset']);
 
 /** A code as words: `dashboard_card` → «dashboard card». */
 const humanize = (code: string) => code.replace(/[_.]+/g, ' ').trim();
@@ -57,7 +64,9 @@ export function entityLabel(entity: string, id: string): { text: string; href: s
 
 /** The values of one side of a change, for fields whose format depends on another (a balance on its wallet). */
 type Side = Record<string, unknown>;
-type Format = (value: unknown, side: Side) => string;
+/** `names`: what the records the entry refers to are called now (`category_id:1` → «Фото»). */
+type Format = (value: unknown, side: Side, names: Names) => string;
+type Names = Readonly<Record<string, string>>;
 
 const yesNo: Format = (v) => (v === true ? 'да' : v === false ? 'нет' : show(v));
 const onOff: Format = (v) => (v === true ? 'включена' : v === false ? 'выключена' : show(v));
@@ -65,6 +74,20 @@ const rub: Format = (v) => (typeof v === 'number' ? formatRub(v) : show(v));
 const media: Format = (v) => (typeof v === 'number' ? formatMedia(v) : show(v));
 const tenths: Format = (v) => (typeof v === 'number' ? formatMedia(v / 10) : show(v));
 const numbered: Format = (v) => (typeof v === 'number' || typeof v === 'string' ? `№${String(v)}` : 'нет');
+/** A record referred to by its id: its name now with the number («Фото (№1)»), the number alone when it is gone. */
+const named =
+  (field: string): Format =>
+  (v, side, names) => {
+    const name = typeof v === 'number' ? names[`${field}:${String(v)}`] : undefined;
+    return name === undefined ? numbered(v, side, names) : `${name} (№${String(v)})`;
+  };
+/** A file's size: «245 КБ», «1,5 МБ». */
+const bytes: Format = (v) => {
+  if (typeof v !== 'number') return show(v);
+  if (v < 1024) return `${formatWords(v)} Б`;
+  if (v < 1024 * 1024) return `${formatWords(Math.round(v / 1024))} КБ`;
+  return `${(Math.round((v / 1024 / 1024) * 10) / 10).toLocaleString('ru-RU')} МБ`;
+};
 const wallet: Format = (v) => (v === 'words' ? 'слова' : v === 'media' ? 'медиа' : show(v));
 /** A wallet's amount: `1 500 сл.`, `2,5 медиа` (the side says which wallet). */
 const walletAmount =
@@ -88,7 +111,7 @@ const names =
   };
 const params: Format = (v) => {
   const list = (v as { model?: { params?: unknown } } | null)?.model?.params;
-  return names('label')(list, {});
+  return names('label')(list, {}, {});
 };
 
 interface Field {
@@ -115,6 +138,7 @@ const FIELDS: Record<string, Record<string, Field>> = {
     reason: { label: 'Причина' },
     role: { label: 'Роль', format: labelled(ROLE_LABELS) },
     blocked: { label: 'Заблокирован', format: yesNo },
+    second_factor: { label: 'Вход с кодом из приложения', format: yesNo },
   },
   payment: {
     amount: { label: 'Сумма возврата', format: rub },
@@ -127,8 +151,9 @@ const FIELDS: Record<string, Record<string, Field>> = {
   tariff: {
     name: { label: 'Название' },
     amount: { label: 'Цена', format: rub },
-    first_amount: { label: 'Цена пробного периода', format: (v) => (v === null ? 'нет' : rub(v, {})) },
-    trial_days: { label: 'Дней пробного периода' },
+    first_amount: { label: 'Цена пробного периода', format: (v) => (v === null ? 'нет' : rub(v, {}, {})) },
+    // A plan without a trial keeps a number of days that means nothing: said as no trial.
+    trial_days: { label: 'Дней пробного периода', format: (v, side) => (side.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && side.first_amount !== null && Number(v) > 0 ? show(v) : 'без пробного периода') },
     subscriptions_type: { label: 'Тип', format: (v) => (typeof v === 'number' ? tariffTypeShort(v) : show(v)) },
     words: { label: 'Слов за период' },
     media: { label: 'Медиа токенов за период', format: media },
@@ -140,6 +165,7 @@ const FIELDS: Record<string, Record<string, Field>> = {
   settings: {
     welcome_words: { label: 'Слов в подарок' },
     welcome_media: { label: 'Медиа токенов в подарок', format: media },
+    referral_words: { label: 'Слов за приглашённого' },
     telegram_channel: { label: 'Канал Telegram' },
     support_url: { label: 'Ссылка поддержки' },
     sandbox_payments: { label: 'Песочница оплаты', format: onOff },
@@ -152,18 +178,21 @@ const FIELDS: Record<string, Record<string, Field>> = {
   },
   ai_product: {
     variant: { label: 'Вариант', format: (v) => (typeof v === 'string' && v in VARIANT_LABELS ? VARIANT_LABELS[v as ProductVariant] : show(v)) },
-    category_id: { label: 'Категория', format: numbered },
-    model_id: { label: 'Модель', format: numbered },
+    category_id: { label: 'Категория', format: named('category_id') },
+    model_id: { label: 'Модель', format: named('model_id') },
     prompt_template: { label: 'Шаблон запроса' },
     fields: { label: 'Поля шаблона', format: names('name') },
     example_file_id: { label: 'Пример', format: (v) => (v === null || v === undefined ? 'нет' : `файл №${show(v)}`) },
+    content_type: { label: 'Тип файла' },
+    size: { label: 'Размер файла', format: bytes },
   },
   ai_model: {
     kind: { label: 'Тип', format: (v) => (typeof v === 'string' && v in MODEL_KIND_LABELS ? MODEL_KIND_LABELS[v as ModelKindName] : show(v)) },
-    connection_id: { label: 'Подключение', format: numbered },
+    connection_id: { label: 'Подключение', format: named('connection_id') },
     provider_model: { label: 'Модель у провайдера' },
     words_per_token: { label: 'Слов за токен' },
     max_output_tokens: { label: 'Лимит ответа, токенов' },
+    history_messages: { label: 'Сообщений истории в запросе', format: (v) => (v === null || v === undefined ? 'все (до 20)' : show(v)) },
     media_price_tenths: { label: 'Медиа токенов за изображение или ролик', format: tenths },
     media_per_second_tenths: { label: 'Медиа токенов за секунду видео', format: tenths },
     setting: { label: 'Варианты параметров', format: params },
@@ -210,16 +239,18 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * a change lists the fields that changed as before → after, and the fields only one side has or
  * that name what changed (the wallet of a balance) as values. Known fields come in their order.
  */
-export function changeLines(entity: string, before: unknown, after: unknown): ChangeLine[] {
+export function changeLines(entity: string, before: unknown, after: unknown, names: Names = {}): ChangeLine[] {
   const b = recordOf(before);
   const a = recordOf(after);
-  const known = { ...COMMON, ...FIELDS[entity] };
+  // A product's new example names the file it was uploaded as.
+  const exampleFile = entity === 'ai_product' && a !== null && 'content_type' in a;
+  const known: Record<string, Field> = { ...COMMON, ...FIELDS[entity], ...(exampleFile ? { name: { label: 'Файл' } } : {}) };
   const order = Object.keys(FIELDS[entity] ?? {});
   const keys = [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])].sort((x, y) => rank(order, x) - rank(order, y));
   const lines: ChangeLine[] = [];
   for (const key of keys) {
     const field = known[key] ?? { label: humanize(key) };
-    const format = (value: unknown, side: Side) => (field.format ?? show)(value, side);
+    const format = (value: unknown, side: Side) => (field.format ?? show)(value, side, names);
     if (b && a && key in b && key in a) {
       if (!same(b[key], a[key])) lines.push({ field: key, label: field.label, before: format(b[key], b), after: format(a[key], a) });
       else if (key === 'wallet') lines.push({ field: key, label: field.label, before: null, after: format(a[key], a) });

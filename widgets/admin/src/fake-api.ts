@@ -4,6 +4,7 @@ import { fakeActivityApi } from './activity/fake-api.ts';
 import { fakeAiApi } from './ai/fake-api.ts';
 import type { AdminApi } from './api.ts';
 import { fakeBillingApi } from './billing/fake-api.ts';
+import { fakePrivacyAdminApi } from './privacy/fake-api.ts';
 import { AUDIT, DETAIL, FAILURES, USERS } from './fixtures.ts';
 
 export interface FakeAdminOptions {
@@ -25,6 +26,7 @@ export function fakeAdminApi(options: FakeAdminOptions = {}): AdminApi {
     ...fakeAiApi(),
     ...fakeBillingApi(),
     ...fakeActivityApi(),
+    ...fakePrivacyAdminApi(),
   };
 }
 

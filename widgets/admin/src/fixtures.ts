@@ -26,6 +26,33 @@ export const DETAIL: AdminUserDetail = {
 };
 
 export const AUDIT: AuditEntry[] = [
+  {
+    id: 14,
+    actor_id: 41,
+    actor_email: 'boris@example.ru',
+    action: 'ai_product.update',
+    entity: 'ai_product',
+    entity_id: '5',
+    before: { name: 'Открытка', category_id: 1, model_id: 3 },
+    after: { name: 'Открытка', category_id: 2, model_id: 3 },
+    created_at: at(0.5),
+    names: { 'category_id:1': 'Фото', 'model_id:3': 'Художник' },
+  },
+  {
+    id: 13,
+    actor_id: 41,
+    actor_email: 'boris@example.ru',
+    action: 'ai_product.example',
+    entity: 'ai_product',
+    entity_id: '5',
+    before: { example_file_id: null },
+    after: { example_file_id: 31, name: 'открытка.png', content_type: 'image/png', size: 250_880 },
+    created_at: at(1),
+    names: {},
+  },
+  { id: 12, actor_id: null, actor_email: null, action: 'user.second_factor_reset', entity: 'user', entity_id: '41', before: { second_factor: true }, after: { second_factor: false }, created_at: at(1), names: {} },
+  { id: 11, actor_id: 41, actor_email: 'boris@example.ru', action: 'user.recovery_code', entity: 'user', entity_id: '41', before: null, after: null, created_at: at(1), names: {} },
+  { id: 10, actor_id: 41, actor_email: 'boris@example.ru', action: 'user.second_factor_enrol', entity: 'user', entity_id: '41', before: { second_factor: false }, after: { second_factor: true }, created_at: at(1), names: {} },
   { id: 9, actor_id: 41, actor_email: 'boris@example.ru', action: 'coupon.refresh', entity: 'coupon', entity_id: 'SPRING', before: { max_uses: 10 }, after: { max_uses: 20 }, created_at: at(2) },
   {
     id: 8,

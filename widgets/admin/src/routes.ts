@@ -26,13 +26,22 @@ export type AdminTab = (typeof ADMIN_TABS)[number];
 export type TabFlag = AdminTab['flag'];
 
 /** Where the panel is: a tab, and on a single route the record's id. */
-export type AdminRoute = { kind: 'tab'; tab: AdminTab; id: number | null } | { kind: 'unknown' };
+export type AdminRoute = { kind: 'tab'; tab: AdminTab; id: number | null; section?: 'promo' } | { kind: 'unknown' };
+
+/** «Промокоды», a section of «Тарифы» (tab5) with routes of its own: the list and `{path}/{id}`. */
+export const PROMO_PATH = '/admin/promo-codes';
 
 const tab1 = ADMIN_TABS[0];
 
 export function parseAdminRoute(pathname: string): AdminRoute {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/admin' || path === tab1.path) return { kind: 'tab', tab: tab1, id: null };
+  if (path === PROMO_PATH || path.startsWith(`${PROMO_PATH}/`)) {
+    const rest = path.slice(PROMO_PATH.length + 1);
+    if (rest === '') return { kind: 'tab', tab: ADMIN_TABS[4], id: null, section: 'promo' };
+    if (/^\d{1,12}$/.test(rest) && Number(rest) > 0) return { kind: 'tab', tab: ADMIN_TABS[4], id: Number(rest), section: 'promo' };
+    return { kind: 'unknown' };
+  }
   for (const tab of ADMIN_TABS) {
     if (path === tab.path) return { kind: 'tab', tab, id: null };
     if (tab.single && path.startsWith(`${tab.path}/`)) {

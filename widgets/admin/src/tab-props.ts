@@ -5,6 +5,8 @@ import type { AdminTab } from './routes.ts';
 export interface TabProps {
   tab: AdminTab;
   id: number | null;
+  /** A section of the tab with its own routes (`promo`: «Тарифы» › «Промокоды»). */
+  section?: 'promo';
   search: string;
   api: AdminApi;
   navigate: (href: string, options?: { replace?: boolean }) => void;

@@ -153,6 +153,18 @@ describe('a product’s screen', () => {
     expect(startRequest(api, 1)).toEqual(startRequest(api, 0));
   });
 
+  it('«Изменить запрос» puts the cursor at the end of the prompt', async () => {
+    const { events, user } = setup('/ai-products/img/1');
+    const prompt = await screen.findByRole('textbox', { name: 'Описание' });
+    await user.type(prompt, 'Рыжий кот');
+    await user.click(screen.getByRole('button', { name: /^Создать/ }));
+    await screen.findByRole('heading', { name: 'В очереди' });
+    await events.emit({ event: 'done', data: SUCCEEDED });
+    await user.click(await screen.findByRole('button', { name: 'Изменить запрос' }));
+    expect(document.activeElement).toBe(prompt);
+    expect((prompt as HTMLTextAreaElement).selectionStart).toBe('Рыжий кот'.length);
+  });
+
   it('follows the run by its status when its events cannot be read', async () => {
     const { api, events, user } = setup('/ai-products/img/1');
     await user.type(await screen.findByRole('textbox', { name: 'Описание' }), 'Маяк');

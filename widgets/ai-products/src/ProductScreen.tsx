@@ -82,6 +82,15 @@ interface RunInput {
 type Errors = Record<string, string>;
 
 /** Brings an element into view (smoothly; not in browsers without scrolling, like the tests' DOM). */
+/** «Изменить запрос»: the form in view and the cursor at the end of its first text (the prompt, or a template's first field). */
+function editPrompt(form: HTMLElement | null): void {
+  scrollToView(form);
+  const text = form?.querySelector<HTMLTextAreaElement | HTMLInputElement>('textarea, input[type="text"]');
+  if (!text) return;
+  text.focus({ preventScroll: true });
+  text.setSelectionRange(text.value.length, text.value.length);
+}
+
 function scrollToView(el: Partial<Pick<HTMLElement, 'scrollIntoView'>> | null): void {
   el?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
 }
@@ -321,9 +330,7 @@ function ProductForm({ product, api, links, back, pollMs }: ProductFormProps) {
               onAgain={() => {
                 if (lastInput.current) void start(lastInput.current);
               }}
-              onEdit={() => {
-                scrollToView(document.getElementById(formId));
-              }}
+              onEdit={() => editPrompt(document.getElementById(formId))}
               historyUrl={isVideo ? links.videoHistoryUrl : links.historyUrl}
             />
           ) : (

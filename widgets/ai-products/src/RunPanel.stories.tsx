@@ -22,6 +22,10 @@ type Story = StoryObj<typeof meta>;
 export const Queued: Story = {};
 export const Cancelling: Story = { args: { cancelling: true } };
 export const Running: Story = { args: { run: run({ status: 'running', progress: 40 }) } };
+/** A video its provider is working on: it can still be cancelled, paying only for the part done. */
+export const VideoRunning: Story = { args: { run: run({ variant: 'video', product: 'Видео по описанию', status: 'running', progress: 50, cost: { wallet: 'media', amount: 2 } }) } };
+/** A video cancelled halfway: half its price kept, the rest back. */
+export const VideoCancelledHalfway: Story = { args: { run: run({ variant: 'video', product: 'Видео по описанию', status: 'cancelled', progress: 50, refunded: false, cost: { wallet: 'media', amount: 1 } }) } };
 export const ImageReady: Story = { args: { run: SUCCEEDED } };
 export const VideoReady: Story = {
   args: {

@@ -47,7 +47,8 @@ export function RunPanel({ run, cancelling, onCancel, onAgain, onEdit, historyUr
           <p className="gen-run__note">
             {run.status === 'queued' ? 'Ждём свободную модель…' : 'Модель работает над результатом…'} {TEXTS.resultHint}
           </p>
-          {run.status === 'queued' && (
+          {run.status === 'running' && run.variant === 'video' && <p className="gen-run__note">{TEXTS.cancelRunning}</p>}
+          {(run.status === 'queued' || (run.status === 'running' && run.variant === 'video')) && (
             <Button variant="secondary" busy={cancelling} onClick={onCancel}>
               {TEXTS.cancel}
             </Button>

@@ -1,4 +1,4 @@
-import { mediaTokens, roundUpFigure, upTo, wordsAmount } from '@app/kit';
+import { catalogPriceLabel, mediaTokens, wordsAmount } from '@app/kit';
 import type { Generation, ProductPrice, ProductVariant } from '@app/contracts/generation';
 
 export const TEXTS = {
@@ -27,6 +27,7 @@ export const TEXTS = {
   again: 'Ещё раз',
   edit: 'Изменить запрос',
   cancel: 'Отменить',
+  cancelRunning: 'Ролик можно отменить и сейчас: спишем только за уже выполненную часть, остальное вернём на баланс.',
   download: 'Скачать',
   copy: 'Копировать',
   copied: 'Скопировано',
@@ -67,13 +68,11 @@ export function amountLabel(wallet: 'words' | 'media', amount: number): string {
 }
 
 /**
- * A price as the screen shows it: «1,0 медиа токена», or for a text product, charged by use,
- * its most: the server's bound (the bare template's worst case plus the model's answer limit,
- * e.g. 844) rounded up to two digits, «до 850 слов», so it reads as the ceiling it is rather
- * than an exact price. The run holds the bound of the prompt it really sends (with the fields)
- * and is charged what the model counted.
+ * A price as the screen shows it (`catalogPriceLabel`, the same as the admin panel's list): the
+ * run holds the bound of the prompt it really sends (with the fields) and is charged what the
+ * model counted.
  */
-export const priceLabel = (price: ProductPrice) => (price.up_to ? upTo(price.wallet, roundUpFigure(price.amount)) : amountLabel(price.wallet, price.amount));
+export const priceLabel = (price: ProductPrice) => catalogPriceLabel(price);
 
 /** A run's status in a few words. */
 export function statusLabel(run: Pick<Generation, 'status' | 'progress'>): string {

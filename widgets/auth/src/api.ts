@@ -4,6 +4,7 @@ import { routeCall } from '@app/kit';
 /** The calls of the sign-in forms (tests pass fakes with the same routes). */
 export const authApi = {
   login: routeCall(accountEndpoints.login),
+  signInCheck: routeCall(accountEndpoints.signInCheck),
   register: routeCall(accountEndpoints.register),
 };
 

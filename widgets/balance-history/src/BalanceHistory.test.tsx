@@ -3,10 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceEndpoints, type BalanceLine } from '@app/contracts/balance';
 import { accountEndpoints } from '@app/contracts/browser';
+import { promoEndpoints } from '@app/contracts/promo';
 import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
-import { BalanceHistory, amountText } from './BalanceHistory.tsx';
-import { LINES, USER } from './fixtures.ts';
+import { amountText } from './amount-text.ts';
+import { BalanceHistory } from './BalanceHistory.tsx';
+import { LINES, REFERRAL, USER } from './fixtures.ts';
 
 type Page = { data: BalanceLine[]; last_page: number };
 
@@ -14,6 +16,8 @@ function setup(answer: (page: number) => Page | Promise<Page>) {
   const api = {
     history: fakeRoute(balanceEndpoints.history, (r) => answer(Number(r.query.page))),
     user: fakeRoute(accountEndpoints.user, USER),
+    redeem: fakeRoute(promoEndpoints.redeem, () => Promise.reject(new ApiError(422, 'PROMO_NOT_FOUND', 'Такого промокода нет'))),
+    referral: fakeRoute(promoEndpoints.referral, REFERRAL),
   };
   const user = userEvent.setup();
   render(

@@ -1,19 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { BalanceLine } from '@app/contracts/balance';
 import type { Balances } from '@app/contracts/browser';
-import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatDate, formatMedia, formatWords, mediaTokens, plural, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Card, EmptyState, LoadError, MediaIcon, Skeleton, WordsIcon, formatDate, formatMedia, formatWords, plural, queryState, useRouteMutation, useRouteQuery, type LoadState } from '@app/kit';
 import { Pagination } from '@app/kit/pagination';
+import { WORDS, amountText } from './amount-text.ts';
 import { balanceHistoryApi, type BalanceHistoryApi } from './api.ts';
-
-const WORDS = ['слово', 'слова', 'слов'] as const;
-
-/** A line's change of the balance: «+10 000 слов», «−1,0 медиа токена» (media tokens with one decimal), «возвращено». */
-export function amountText(line: Pick<BalanceLine, 'wallet' | 'amount' | 'kind'>): string {
-  if (line.kind === 'returned') return 'возвращено';
-  const sign = line.amount > 0 ? '+' : line.amount < 0 ? '−' : '';
-  const abs = Math.abs(line.amount);
-  return `${sign}${line.wallet === 'media' ? mediaTokens(abs) : `${formatWords(abs)} ${plural(abs, WORDS)}`}`;
-}
+import { PromoRedeem } from './PromoRedeem.tsx';
+import { ReferralView } from './Referral.tsx';
+import { useCopy } from './promo-helpers.ts';
 
 export interface HistoryPage {
   lines: BalanceLine[];
@@ -30,6 +24,8 @@ export interface BalanceHistoryViewProps {
   paymentUrl: string;
   onPageChange: (page: number) => void;
   onRetry: () => void;
+  /** Cards between the balances and the history (the promo code form, the referral link). */
+  aside?: ReactNode;
 }
 
 function Now({ balances, paymentUrl }: { balances: Balances | null; paymentUrl: string }) {
@@ -74,7 +70,7 @@ function Line({ line }: { line: BalanceLine }) {
 }
 
 /** The balance history: the balances now and every change of them in words, newest first, every state from props. */
-export function BalanceHistoryView({ state, balances, page, lastPage, paymentUrl, onPageChange, onRetry }: BalanceHistoryViewProps) {
+export function BalanceHistoryView({ state, balances, page, lastPage, paymentUrl, onPageChange, onRetry, aside }: BalanceHistoryViewProps) {
   const pages = state.status === 'ready' ? state.data.lastPage : lastPage;
   const empty = state.status === 'ready' && state.data.lines.length === 0 && page === 1;
   return (
@@ -109,6 +105,8 @@ export function BalanceHistoryView({ state, balances, page, lastPage, paymentUrl
           )}
         </div>
       </Card>
+      {/* Under the movements: what the page is opened for stays where the server drew it. */}
+      {aside && <div className="balance-history__aside">{aside}</div>}
     </div>
   );
 }
@@ -130,6 +128,9 @@ export function BalanceHistory({ api = balanceHistoryApi }: { api?: BalanceHisto
   const [page, setPage] = useState(pageFromUrl);
   const [lastPage, setLastPage] = useState(1);
   const user = useRouteQuery(api.user, undefined, { refetchOnWindowFocus: true });
+  const referral = useRouteQuery(api.referral);
+  const redeem = useRouteMutation(api.redeem, { invalidates: [api.user, api.history] });
+  const [copy, onCopy] = useCopy();
   const history = useRouteQuery(api.history, { query: { page } }, { select: (r): HistoryPage => ({ lines: r.data, lastPage: r.last_page }), placeholderData: (previous) => previous, refetchOnWindowFocus: true });
   const state: LoadState<HistoryPage> = history.isPlaceholderData ? { status: 'loading' } : queryState(history);
   const known = history.data?.lastPage;
@@ -156,6 +157,12 @@ export function BalanceHistory({ api = balanceHistoryApi }: { api?: BalanceHisto
         if (list && 'scrollIntoView' in list) list.scrollIntoView({ block: 'start', behavior: 'smooth' });
       }}
       onRetry={() => void history.refetch()}
+      aside={
+        <>
+          <PromoRedeem redeem={(code) => redeem.mutateAsync({ body: { code } })} paymentUrl={PAYMENT_URL} />
+          <ReferralView state={queryState(referral)} origin={window.location.origin} copy={copy} onCopy={onCopy} onRetry={() => void referral.refetch()} />
+        </>
+      }
     />
   );
 }

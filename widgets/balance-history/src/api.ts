@@ -1,5 +1,6 @@
 import { accountEndpoints } from '@app/contracts/browser';
 import { balanceEndpoints } from '@app/contracts/balance';
+import { promoEndpoints } from '@app/contracts/promo';
 import { routeCall } from '@app/kit';
 
 /** The calls of the balance history (tests pass fakes with the same routes). */
@@ -8,6 +9,10 @@ export const balanceHistoryApi = {
   history: routeCall(balanceEndpoints.history),
   /** GET /api/new/user: the balances now, shared with the other widgets of the page. */
   user: routeCall(accountEndpoints.user),
+  /** POST /api/new/promo/redeem: a promo code's tokens credited once, or its discount explained. */
+  redeem: routeCall(promoEndpoints.redeem),
+  /** GET /api/new/referral: the user's referral link with invited, paid and earned. */
+  referral: routeCall(promoEndpoints.referral),
 };
 
 export type BalanceHistoryApi = typeof balanceHistoryApi;

@@ -1,5 +1,6 @@
 import type { BalanceLine } from '@app/contracts/balance';
 import type { User } from '@app/contracts/browser';
+import type { ReferralSummary } from '@app/contracts/promo';
 
 export const USER: User = { id: 7, email: 'anna@example.ru', email_confirmed: true, role: 'user', balances: { words: 98_650, media: 31.5 }, resend_in: 0 };
 
@@ -19,3 +20,6 @@ export const LINES: BalanceLine[] = [
   line({ created_at: '2025-05-15T12:00:00Z', wallet: 'media', amount: 30, kind: 'purchase', title: 'Пробный период тарифа «Старт»', note: null }),
   line({ created_at: '2025-05-15T12:00:00Z', wallet: 'words', amount: 100_000, kind: 'purchase', title: 'Пробный период тарифа «Старт»', note: null }),
 ];
+
+/** A link that brought three registrations, two of them paid. */
+export const REFERRAL: ReferralSummary = { code: 'k7m2q9xa4b', link: 'https://neurostudio.ru/register?ref=k7m2q9xa4b', bonus_words: 5000, invited: 3, paid: 2, earned_words: 10_000 };

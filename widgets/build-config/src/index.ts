@@ -136,6 +136,8 @@ function hostModulesFromPackages(root: string, mountFile: string): Plugin {
 }
 
 const HOST_NAMES: readonly HostModuleName[] = [...HOST_MODULES.eager, ...HOST_MODULES.lazy];
+/** The host modules that are React's own entries (the rest are the kit's and the contracts'). */
+const REACT_ENTRIES = HOST_NAMES.filter((n) => packageOf(n) === 'react' || packageOf(n) === 'react-dom');
 const IMPORT_OF = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
 
 /** The host modules a widget's own code imports (tests and stories aside), statically or not. */
@@ -183,14 +185,26 @@ export function sharedFor(root: string, dev: boolean) {
 /**
  * The share map and the runtime's shim in one chunk (the plugin makes two of them): a page
  * fetches three files per widget (the entry, this, the exposed module) instead of four, ≈5 % of
- * /dashboard's time to mounted (measured A/B against the plugin's own chunking). The test names the plugin's module ids, which a
- * release of the plugin may change: then the group takes nothing and the page's request budget
- * in the bench fails (`PAGE_BUDGETS`).
+ * /dashboard's time to mounted (measured A/B against the plugin's own chunking). A user group in
+ * `output.codeSplitting.groups` is how the plugin asks to be composed with (it keeps its own groups
+ * above them), but no option names its modules: the test names the plugin's module ids, so the
+ * plugin is pinned exactly (`package.json`) and `chunking.test.ts` builds a widget and fails when
+ * an upgrade changes what this group takes (a fourth file a widget, the glue apart, over 9 KB gz).
  */
 const FEDERATION_GLUE_GROUP = {
   name: 'federation',
   test: /^\0?virtual:mf-localSharedImportMap:|^\0?virtual:mf-external-runtime-core$|[\\/]node_modules[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/,
 };
+
+/**
+ * A widget that loads parts of itself on demand (`React.lazy`) names the modules its first view
+ * runs (`firstView`, tested against module ids): they go in one chunk. Without it the bundler
+ * splits every module the first view shares with a lazy part into a chunk of its own, and the
+ * first view fetches each of them (the admin panel: 12 requests instead of 6).
+ */
+function firstViewGroup(test: RegExp) {
+  return { name: 'first-view', test };
+}
 
 /**
  * Fails a widget's build that bundles any of React (`REACT_PACKAGES`): a library it uses imports
@@ -229,7 +243,7 @@ const MARKDOWN_ALIAS = { '@ungap/structured-clone': path.join(import.meta.dirnam
  * built in), in build and dev alike; the Markdown renderer's polyfill is always replaced
  * (`MARKDOWN_ALIAS`).
  */
-export function widgetConfig(opts: { name: string; root: string; devPort?: number; alias?: Record<string, string> }): UserConfigFnObject {
+export function widgetConfig(opts: { name: string; root: string; devPort?: number; alias?: Record<string, string>; firstView?: RegExp }): UserConfigFnObject {
   const alias = { ...MARKDOWN_ALIAS, ...opts.alias };
   const mountFile = path.join(opts.root, 'src', 'mount.tsx');
   return defineConfig(({ command }): UserConfig => {
@@ -262,9 +276,16 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
         manifestEntry(opts.name, Object.keys(shared)),
       ],
       resolve: { alias },
-      // Host modules never come from node_modules, so nothing is pre-bundled: a pre-bundled
-      // dependency would carry a React of its own.
-      optimizeDeps: { noDiscovery: true, include: [], exclude: [...HOST_NAMES] },
+      // `vite dev` pre-bundles the libraries the widget's own sources reach, directly or through
+      // the kit's and the contracts' files it bundles (the scan starts at its sources, before the
+      // first request, so no later discovery reloads the page): a CommonJS module among them — the
+      // Markdown renderer's development build imports `debug` — then loads as an ES module, and a
+      // library is one request, not hundreds. React's entries stay out: a pre-bundled library
+      // imports React from the page, through the federation runtime's shared modules, never a copy
+      // of its own. The kit and the contracts are not excluded by name (that would exclude every
+      // subpath, and the scan would miss the Markdown renderer's libraries); the entries the page
+      // supplies are shared modules, which the scan does not enter.
+      optimizeDeps: { entries: ['src/**/*.{ts,tsx}', '!src/**/*.{test,stories}.{ts,tsx}'], exclude: REACT_ENTRIES },
       server: { port: opts.devPort, strictPort: false, origin: opts.devPort ? `http://localhost:${String(opts.devPort)}` : undefined, cors: true },
       build: {
         target: 'es2022',
@@ -282,7 +303,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
             comments: { annotation: dev },
             entryFileNames: 'assets/[name]-[hash].js',
             chunkFileNames: 'assets/[name]-[hash].js',
-            codeSplitting: { groups: [FEDERATION_GLUE_GROUP] },
+            codeSplitting: { groups: opts.firstView ? [FEDERATION_GLUE_GROUP, firstViewGroup(opts.firstView)] : [FEDERATION_GLUE_GROUP] },
           },
         },
       },

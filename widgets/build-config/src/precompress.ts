@@ -44,7 +44,9 @@ export async function precompressFile(file: string): Promise<void> {
 export function precompress(): Plugin {
   return {
     name: 'precompress',
-    apply: 'build',
+    // Not for a development build (`npm run dev`'s loader, served from localhost): Brotli's best on
+    // React's development build takes most of that build's time, for a copy nobody needs.
+    apply: (_config, env) => env.command === 'build' && env.mode !== 'development',
     async writeBundle(options, bundle) {
       const outDir = options.dir ?? 'dist';
       await Promise.all(

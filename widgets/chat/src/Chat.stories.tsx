@@ -3,14 +3,26 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { ChatMessage } from '@app/contracts/browser';
 import { ChatView } from './ChatView.tsx';
 import { IMAGE_TEXTS, modelChoices } from './chat-utils.ts';
-import { CHATS, FAILED, GENERATING, HISTORY, MODELS, PICTURE_URL, RICH_MARKDOWN, STOPPED, manyChats } from './fixtures.ts';
+import { CHATS, CODE_MARKDOWN, FAILED, GENERATING, HISTORY, MODELS, PICTURE_URL, REGENERATED, RICH_MARKDOWN, STOPPED, manyChats } from './fixtures.ts';
 import type { Attachment, ComposerState, ShownMessage } from './types.ts';
 
 const noop = () => undefined;
 const done = () => Promise.resolve();
 
 const shown = (messages: readonly ChatMessage[]): ShownMessage[] =>
-  messages.map((m) => ({ key: `m${String(m.id)}`, role: m.role, text: m.text, model: m.model, status: m.status, words: m.words, images: m.images.map((i) => ({ url: i.url, name: i.name })) }));
+  messages.map((m) => ({
+    key: `m${String(m.id)}`,
+    id: m.id,
+    role: m.role,
+    text: m.text,
+    model: m.model,
+    status: m.status,
+    words: m.words,
+    images: m.images.map((i) => ({ url: i.url, name: i.name })),
+    ...(m.variants ? { variants: m.variants } : {}),
+  }));
+const actions = { busy: false, onRegenerate: noop, onEdit: noop, onVariant: noop };
+const HIT_TITLE = [{ text: 'Название для ', mark: false }, { text: 'кофейни', mark: true }, { text: ' у моря', mark: false }];
 
 const choices = modelChoices(MODELS);
 const composer = (over: Partial<ComposerState> = {}): ComposerState => ({
@@ -43,6 +55,7 @@ const meta = {
     list: ready(),
     currentId: 41,
     conversation: conversation(HISTORY),
+    older: { hasMore: false, loading: false, error: null },
     composer: composer(),
     dialog: null,
     plansUrl: '/dashboard/user/payment',
@@ -56,6 +69,7 @@ const meta = {
     onLoadMore: noop,
     onRetryList: noop,
     onRetryConversation: noop,
+    onLoadOlder: noop,
     onDialog: noop,
     onRename: done,
     onDelete: done,
@@ -66,6 +80,10 @@ const meta = {
     onSend: noop,
     onStop: noop,
     onDismissFailure: noop,
+    actions,
+    onSearch: noop,
+    onOpenHit: noop,
+    search: { text: '', results: null },
   },
 } satisfies Meta<typeof ChatView>;
 export default meta;
@@ -96,6 +114,10 @@ export const SameTitles: Story = {
 /** A chat opened by its address, not among the chats read yet: titled by its first message. */
 export const OpenedBeyondTheList: Story = { args: { currentId: 7 } };
 export const ConversationLoading: Story = { args: { conversation: { status: 'loading' } } };
+/** A long chat: its newest messages, older ones read when it is scrolled to the top (or by the button). */
+export const OlderMessagesToRead: Story = { args: { older: { hasMore: true, loading: false, error: null } } };
+export const OlderMessagesLoading: Story = { args: { older: { hasMore: true, loading: true, error: null } } };
+export const OlderMessagesFailed: Story = { args: { older: { hasMore: true, loading: false, error: 'Ошибка при выполнении запроса' } } };
 export const ConversationFailed: Story = { args: { conversation: { status: 'error', message: 'Не найдено' } } };
 export const Sending: Story = {
   args: {
@@ -113,6 +135,28 @@ export const Streaming: Story = {
 };
 export const Stopping: Story = { args: { ...Streaming.args, composer: composer({ phase: 'stopping' }), liveStatus: 'Останавливаем ответ…' } };
 export const RichMarkdown: Story = { args: { conversation: { status: 'ready', data: [{ key: 'rich', role: 'assistant', text: RICH_MARKDOWN, model: 'GPT-4o', status: 'done', words: 310, images: [] }] } } };
+/** Code in several languages, each block highlighted with its language beside «Копировать»; a language the chat does not know and a block without one stay plain. */
+export const CodeInAnswers: Story = {
+  args: {
+    list: ready([{ id: 77, text: 'Заказы пользователя: TypeScript, Python и SQL', updated_at: '' }, ...CHATS]),
+    currentId: 77,
+    conversation: {
+      status: 'ready',
+      data: [
+        { key: 'ask', role: 'user', text: 'Как получить заказы пользователя? Покажи на TypeScript и Python, и запрос к базе', model: null, status: 'done', words: 0, images: [] },
+        { key: 'code', id: 77, role: 'assistant', text: CODE_MARKDOWN, model: 'GPT-4o', status: 'done', words: 412, images: [] },
+      ],
+    },
+  },
+};
+export const PhoneCodeInAnswers: Story = { decorators: [frame(390, 800)], args: { ...CodeInAnswers.args } };
+/** A block being written stays plain until its closing fence comes; the one before it is coloured. */
+export const StreamingCode: Story = {
+  args: {
+    ...Streaming.args,
+    conversation: { status: 'ready', data: [...shown(HISTORY), liveAnswer('Готово:\n\n```ts\nconst total = orders.reduce((sum, o) => sum + o.total, 0);\n```\n\nИ проверка:\n\n```ts\nif (total > 0) {\n  console.log(')] },
+  },
+};
 export const Stopped: Story = { args: { conversation: conversation(STOPPED), currentId: 37 } };
 export const Failed: Story = { args: { conversation: conversation(FAILED), currentId: 38, composer: composer({ failure: { kind: 'message', message: 'Провайдер не ответил' } }) } };
 export const SendThrew: Story = { args: { composer: composer({ text: 'Привет!', failure: { kind: 'message', message: 'Ошибка при отправке' } }) } };
@@ -139,3 +183,33 @@ export const PhoneChatList: Story = { args: { sidebarOpen: true }, decorators: [
 export const PhoneNewChat: Story = { decorators: [frame(390, 800)], args: { currentId: null, conversation: { status: 'new' } } };
 export const PhoneSidebarOpen: Story = { decorators: [frame(390, 800)], args: { sidebarOpen: true } };
 export const PhoneStreaming: Story = { decorators: [frame(390, 800)], args: { ...Streaming.args } };
+/** The last answer asked again: «Вариант 2 из 2» with arrows, «Копировать ответ», «Ответить заново»; the last message has «Изменить». */
+export const Variants: Story = { args: { conversation: conversation(REGENERATED) } };
+/** While an answer is written nothing is asked again or switched. */
+export const VariantsBusy: Story = { args: { conversation: conversation(REGENERATED), actions: { ...actions, busy: true } } };
+export const PhoneVariants: Story = { decorators: [frame(390, 800)], args: { conversation: conversation(REGENERATED) } };
+/** The price of a send with the chat's history: «Отправка: 420–3 400 слов, из них история чата — до 400». */
+export const PriceWithHistory: Story = { args: { composer: composer({ estimate: { min_words: 420, max_words: 3_400, history_words: 400, history_messages: 4, answer_words: 3_000, history_limit: null, summary_words: 0 } }) } };
+export const SearchResults: Story = {
+  args: {
+    search: {
+      text: 'кофейня',
+      results: {
+        status: 'ready',
+        data: {
+          hits: [
+            { chat_id: 41, title: HIT_TITLE, message_id: null, role: null, snippet: [], created_at: '' },
+            { chat_id: 41, title: HIT_TITLE, message_id: 2, role: 'user', snippet: [{ text: 'Придумай название для ', mark: false }, { text: 'кофейни', mark: true }, { text: ' у моря', mark: false }], created_at: '' },
+          ],
+          more: false,
+        },
+      },
+    },
+  },
+};
+export const SearchNothing: Story = { args: { search: { text: 'жираф', results: { status: 'ready', data: { hits: [], more: false } } } } };
+export const SearchLoading: Story = { args: { search: { text: 'кофе', results: { status: 'loading' } } } };
+export const SearchFailed: Story = { args: { search: { text: 'кофе', results: { status: 'error', message: 'Ошибка при выполнении запроса' } } } };
+export const PhoneSearch: Story = { decorators: [frame(390, 800)], args: { sidebarOpen: true, ...SearchResults.args } };
+/** An answer being written that stopped mid-italics shows no raw marks. */
+export const StreamingHalfMarkdown: Story = { args: { ...Streaming.args, conversation: { status: 'ready', data: [...shown(HISTORY), liveAnswer('Готово.\n\n_Это ответ демо-режима: он составлен')] } } };

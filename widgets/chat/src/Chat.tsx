@@ -1,57 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { CHAT_LIMITS, ChatSendFieldsSchema, type ChatMessage, type User, type WidgetProps } from '@app/contracts/browser';
-import { routeKey, useKitQueryClient, useRouteQuery, type LoadState } from '@app/kit';
+import { queryState, routeKey, useKitQueryClient, useRouteQuery, type LoadState } from '@app/kit';
+import { useMarkdownKit } from '@app/kit/lazy-markdown';
 import { useTopUp } from '@app/kit/too-few-tokens';
 import { chatApi, type ChatApi } from './api.ts';
 import { IMAGE_TEXTS, callFailure, firstIssues, imageProblem, modelChoices, type ModelChoice } from './chat-utils.ts';
 import { ChatView } from './ChatView.tsx';
 import { useChatList } from './use-chat-list.ts';
-import { useChatSend, type LiveExchange } from './use-chat-send.ts';
-import type { Attachment, ChatDialog, ChatEntry, Conversation, ShownMessage } from './types.ts';
+import { useChatSend, type SendInput } from './use-chat-send.ts';
+import { useOlderMessages } from './use-older-messages.ts';
+import type { MessageActions } from './Conversation.tsx';
+import { useDebounced } from './use-debounced.ts';
+import { isHistoryExpensive } from './history-cost.ts';
+import { useChatSummary } from './use-chat-summary.ts';
+import { MODEL_KEY, chatIdFromUrl, hasAnswers, liveStatus, newestOf, preview, revoke, storedChoice, withLive } from './chat-state.ts';
+import type { Attachment, ChatDialog, ChatEntry, Conversation } from './types.ts';
+
+/** Fetched only when a chat's history has grown expensive enough to offer it. */
+const SummaryOffer = lazy(() => import('./SummaryOffer.tsx').then((m) => ({ default: m.SummaryOffer })));
 
 /** How often a chat whose answer is still being written (opened from the history) is read again. */
 export const POLL_MS = 1500;
-const MODEL_KEY = 'neurostudio.chat.model';
-
-/** `?id=N` of the page's address: the chat to open. */
-function chatIdFromUrl(): number | null {
-  const id = Number(new URLSearchParams(window.location.search).get('id'));
-  return Number.isInteger(id) && id > 0 ? id : null;
-}
-
-function storedChoice(): string | null {
-  try {
-    return window.localStorage.getItem(MODEL_KEY);
-  } catch {
-    return null;
-  }
-}
-
-const preview = (file: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '');
-const revoke = (url: string) => {
-  if (url && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(url);
-};
-
-const toShown = (m: ChatMessage): ShownMessage => ({ key: `m${String(m.id)}`, role: m.role, text: m.text, model: m.model, status: m.status, words: m.words, images: m.images.map((i) => ({ url: i.url, name: i.name })) });
-
-/** The history of the open chat with the exchange being sent, whose live copy wins over the history's until the history has it done. */
-function withLive(history: readonly ChatMessage[], live: LiveExchange | null): ShownMessage[] {
-  if (!live) return history.map(toShown);
-  const liveIds = new Set([live.user.id, live.answer?.id].filter((id): id is number => id !== null && id !== undefined));
-  return [...history.filter((m) => !liveIds.has(m.id)).map(toShown), live.user, ...(live.answer ? [live.answer] : [])];
-}
-
-function liveStatus(live: LiveExchange | null): string {
-  if (!live) return '';
-  if (live.phase === 'sending') return 'Отправляем сообщение…';
-  if (live.phase === 'stopping') return 'Останавливаем ответ…';
-  const status = live.answer?.status;
-  if (status === 'generating') return 'Модель пишет ответ…';
-  if (status === 'done') return 'Ответ готов';
-  if (status === 'stopped') return 'Ответ остановлен';
-  if (status === 'failed') return 'Ошибка при выполнении запроса';
-  return '';
-}
 
 export interface ChatProps extends WidgetProps<'chat'> {
   api?: ChatApi;
@@ -81,12 +50,19 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
   const [fresh, setFresh] = useState<ChatEntry | null>(null);
   const sent = useRef<{ text: string; attachments: Attachment[] } | null>(null);
   const [focusToken, setFocusToken] = useState(0);
+  /** The chat whose conversation was last shown (its history then needs no renderer to wait for). */
+  const [shownChat, setShownChat] = useState<number | null>(null);
   /** A chat was deleted while its dialog was open: when the dialog closes, its button is gone. */
   const deletedRef = useRef(false);
 
   const list = useChatList(api);
   const models = useRouteQuery(api.models);
-  const user = useRouteQuery(api.user, undefined, { refetchOnWindowFocus: true });
+  // Read again whenever the page gets the focus back (staff may have credited words meanwhile), however recently it was read.
+  const user = useRouteQuery(api.user, undefined, { refetchOnWindowFocus: 'always' });
+  const [searchText, setSearchText] = useState('');
+  const searchQuery = useDebounced(searchText.trim(), 300);
+  const search = useRouteQuery(api.search, { query: { q: searchQuery } }, { enabled: searchQuery.length >= 2 });
+  const [focusMessageId, setFocusMessageId] = useState<number | null>(null);
 
   const changeAttachments = (next: Attachment[]) => {
     attachmentsRef.current = next;
@@ -103,7 +79,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
           return;
         }
         // The new chat has no history to read yet: its messages are the live ones.
-        client.setQueryData<ChatMessage[]>(routeKey(api.messages.route, { params: { id: start.chat_id } }), []);
+        client.setQueryData<ChatMessage[]>(routeKey(api.messages.route, newestOf(start.chat_id)), []);
         setChatId(start.chat_id);
         setFresh({ id: start.chat_id, text: sent.current?.text ?? '' });
         void list.refresh();
@@ -112,6 +88,8 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
         client.setQueryData<User>(routeKey(api.user.route, {}), (old) => old && { ...old, balances: result.balances });
       },
       onRefused: () => {
+        // The balance may have changed elsewhere (what the too-few-words panel names): read it again.
+        void client.invalidateQueries({ queryKey: routeKey(api.user.route) });
         const back = sent.current;
         sent.current = null;
         if (!back) return;
@@ -121,7 +99,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
       },
       onSettled: async (id, answerId) => {
         if (id === null || answerId === null) return true;
-        const key = routeKey(api.messages.route, { params: { id } });
+        const key = routeKey(api.messages.route, newestOf(id));
         await client.invalidateQueries({ queryKey: key });
         const kept = client.getQueryData<ChatMessage[]>(key)?.some((m) => m.id === answerId) ?? false;
         // The history shows the images from the server now: the previews can go.
@@ -135,12 +113,14 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     },
     flushMs,
   );
+  // The answers' renderer is a chunk of its own: fetched once a chat is open (beside its history) or a message is typed or sent, never for a new chat's first view.
+  const markdown = useMarkdownKit(chatId !== null || text !== '' || sender.live !== null);
   const topUp = useTopUp(api.check, sender.failure?.kind === 'tooFewWords');
   const live = sender.live && (sender.live.chatId === chatId || (sender.live.chatId === null && chatId === null)) ? sender.live : null;
 
   const messages = useRouteQuery(
     api.messages,
-    { params: { id: chatId ?? 0 } },
+    newestOf(chatId ?? 0),
     {
       enabled: chatId !== null,
       // An answer still being written (opened from the history, or in another tab) is read again until it is not.
@@ -174,11 +154,23 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
   const choiceList = choices.status === 'ready' ? choices.data : [];
   const choice = choiceList.find((c) => c.key === picked) ?? choiceList[0];
 
+  const older = useOlderMessages(api, chatId, messages.data);
+  const estimateText = useDebounced(text, 400);
+  const estimate = useRouteQuery(
+    api.estimate,
+    { body: { ai_models_id: choice?.modelId ?? 0, ...(choice?.param === undefined ? {} : { param: choice.param }), ...(chatId === null ? {} : { chat_id: chatId }), message: estimateText, images: attachments.length } },
+    { enabled: choice !== undefined, placeholderData: (previous) => previous, retry: false },
+  );
+
   let conversation: Conversation;
   if (chatId === null) conversation = live ? { status: 'ready', data: withLive([], live) } : { status: 'new' };
-  else if (messages.data) conversation = { status: 'ready', data: withLive(messages.data, live) };
+  // A chat opened with answers in its history waits for their renderer (unless it cannot be fetched), so no answer shows its raw
+  // Markdown first; a chat already shown (its answer streamed here) is not hidden again for it.
+  else if (messages.data && (markdown.kit || markdown.failed || shownChat === chatId || !hasAnswers(older.messages))) conversation = { status: 'ready', data: withLive(older.messages, live) };
   else if (messages.isError) conversation = { status: 'error', message: callFailure(messages.error) };
   else conversation = { status: 'loading' };
+
+  if (conversation.status === 'ready' && shownChat !== chatId) setShownChat(chatId);
 
   const listState = list.state.status === 'ready' && fresh && !list.state.items.some((c) => c.id === fresh.id) ? { ...list.state, items: [fresh, ...list.state.items] } : list.state;
 
@@ -215,20 +207,86 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
     sender.send({ chatId, message: parsed.data.message, modelId: choice.modelId, param: choice.param, files: files.map((a) => a.file), previews: files.map((a) => ({ url: a.url, name: a.file.name })) });
   };
 
+  const shown = conversation.status === 'ready' ? conversation.data : [];
+  const ask = (input: { message: string; previews: { url: string; name: string }[]; action: NonNullable<SendInput['action']> }) => {
+    if (sender.phase !== 'idle' || chatId === null) return;
+    if (!choice) {
+      sender.setFailure({ kind: 'message', message: 'Выберите модель' });
+      return;
+    }
+    sender.send({ chatId, message: input.message, modelId: choice.modelId, param: choice.param, files: [], previews: input.previews, action: input.action });
+  };
+  const actions: MessageActions = {
+    busy: sender.phase !== 'idle' || shown.some((m) => m.status === 'generating'),
+    onRegenerate: () => {
+      const answer = shown.at(-1);
+      const question = shown.findLast((m) => m.role === 'user');
+      if (answer?.id == null || question?.id == null) return;
+      ask({ message: question.text, previews: question.images, action: { kind: 'regenerate', questionId: question.id, replaces: [answer.id] } });
+    },
+    onEdit: (messageId, edited) => {
+      const at = shown.findIndex((m) => m.id === messageId);
+      if (at < 0) return;
+      const replaces = shown.slice(at).flatMap((m) => (m.id == null ? [] : [m.id]));
+      ask({ message: edited, previews: shown[at]?.images ?? [], action: { kind: 'edit', messageId, replaces } });
+    },
+    onVariant: (messageId) => {
+      if (chatId === null) return;
+      api
+        .variant({ params: { id: chatId }, body: { message_id: messageId } })
+        .then((list) => client.setQueryData<ChatMessage[]>(routeKey(api.messages.route, newestOf(chatId)), list))
+        .catch((err: unknown) => sender.setFailure({ kind: 'message', message: callFailure(err) }));
+    },
+  };
+
   const leave = (next: number | null) => {
     sender.detach();
     setChatId(next);
     setSidebarOpen(false);
     setImageError(null);
+    setFocusMessageId(null);
     setFocusToken((n) => n + 1);
   };
+
+  const shownEstimate = estimate.isPlaceholderData ? null : estimate.data;
+  // A new chat from a summary of this one opens as soon as it is written, its words off the balance.
+  const summary = useChatSummary(api, chatId, (made) => {
+    client.setQueryData<User>(routeKey(api.user.route, {}), (old) => old && { ...old, balances: made.balances });
+    setFresh({ id: made.chat_id, text: made.title });
+    void list.refresh();
+    leave(made.chat_id);
+  });
 
   return (
     <ChatView
       list={listState}
       currentId={chatId}
       conversation={conversation}
-      composer={{ text, attachments, imageError, choices, choiceKey: choice?.key ?? null, phase: sender.phase, failure: sender.failure, balance: user.data?.balances.words ?? null }}
+      older={older.state}
+      onLoadOlder={older.loadOlder}
+      composer={{ text, attachments, imageError, choices, choiceKey: choice?.key ?? null, phase: sender.phase, failure: sender.failure, balance: user.data?.balances.words ?? null, estimate: estimate.data ?? null }}
+      actions={actions}
+      composerExtra={
+        chatId !== null &&
+        (isHistoryExpensive(shownEstimate) || summary.state.phase === 'busy' || summary.state.error !== null) && (
+          <Suspense fallback={null}>
+            <SummaryOffer
+              estimate={shownEstimate}
+              state={summary.state}
+              disabled={sender.phase !== 'idle'}
+              onStart={() => summary.start(choice ? { ai_models_id: choice.modelId, param: choice.param } : null)}
+            />
+          </Suspense>
+        )
+      }
+      focusMessageId={focusMessageId}
+      search={{ text: searchText, results: searchQuery.length < 2 ? null : queryState(search) }}
+      onSearch={setSearchText}
+      onOpenHit={(hit) => {
+        if (hit.chat_id !== chatId) leave(hit.chat_id);
+        setSidebarOpen(false);
+        setFocusMessageId(hit.message_id);
+      }}
       dialog={dialog}
       plansUrl={plansUrl}
       packagesUrl={packagesUrl}
@@ -258,7 +316,7 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
         deletedRef.current = true;
         if (chat.id === chatId) leave(null);
         if (fresh?.id === chat.id) setFresh(null);
-        client.removeQueries({ queryKey: routeKey(api.messages.route, { params: { id: chat.id } }) });
+        client.removeQueries({ queryKey: routeKey(api.messages.route, newestOf(chat.id)) });
         await list.refresh();
       }}
       onText={(value) => {

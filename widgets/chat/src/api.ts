@@ -9,6 +9,10 @@ export type ChatStreamRequest = RequestOf<SendStreamRoute>;
 export type ChatStreamEvent = StreamEventOf<SendStreamRoute>;
 /** Sends a message and calls `onEvent` for each event; rejects with an ApiError (failed reply or `error` event). */
 export type ChatStreamFn = (request: ChatStreamRequest, options: { onEvent: (event: ChatStreamEvent) => void; signal?: AbortSignal }) => Promise<void>;
+/** A regenerate or an edit: the same events as a send. */
+export type ChatRegenerateRequest = RequestOf<NonNullable<(typeof chatEndpoints.regenerate)['contract']>>;
+export type ChatEditRequest = RequestOf<NonNullable<(typeof chatEndpoints.edit)['contract']>>;
+type StreamOptions = Parameters<ChatStreamFn>[1];
 
 /** The calls of the chat widget (tests and stories pass fakes with the same routes). */
 export const chatApi = {
@@ -30,6 +34,18 @@ export const chatApi = {
   check: routeCall(billingEndpoints.subscribeCheck),
   /** POST /api/new/chat/stream (multipart; Server-Sent Events start, delta…, done). */
   send: ((request, options) => stream(chatEndpoints.sendStream, request, options)) as ChatStreamFn,
+  /** POST /api/new/chat/:id/regenerate (Server-Sent Events as a send): a new answer to the last question. */
+  regenerate: (request: ChatRegenerateRequest, options: StreamOptions) => stream(chatEndpoints.regenerate, request, options),
+  /** POST /api/new/chat/:id/edit (Server-Sent Events as a send): the user's last message sent again as edited. */
+  edit: (request: ChatEditRequest, options: StreamOptions) => stream(chatEndpoints.edit, request, options),
+  /** POST /api/new/chat/:id/variant {message_id}: another variant shown; answers the chat's messages. */
+  variant: routeCall(chatEndpoints.variant),
+  /** GET /api/new/chat/search?q= */
+  search: routeCall(chatEndpoints.search),
+  /** POST /api/new/chat/estimate: what a send will cost, the history counted. */
+  estimate: routeCall(chatEndpoints.estimate),
+  /** POST /api/new/chat/:id/summary {request_id}: a new chat started from a short summary of this one. */
+  summary: routeCall(chatEndpoints.summary),
 };
 
 export type ChatApi = typeof chatApi;

@@ -1,7 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { ChatRenameBodySchema } from '@app/contracts/browser';
 import { Alert, ApiError, Button, Field, LazyDialog as Dialog } from '@app/kit';
-import { cutTitle, callFailure } from './chat-utils.ts';
+import { callFailure } from './chat-utils.ts';
 import { TEXTS } from './texts.ts';
 import type { ChatEntry } from './types.ts';
 
@@ -87,7 +87,7 @@ export function DeleteDialog({ chat, error, onConfirm, onClose }: { chat: ChatEn
         </>
       }
     >
-      <p>Чат «{cutTitle(chat.text)}» и все его сообщения будут удалены. Это действие нельзя отменить.</p>
+      <p className="chat-dialog__text">Чат «{chat.text}» и все его сообщения будут удалены. Это действие нельзя отменить.</p>
       {failed && <Alert>{failed}</Alert>}
     </Dialog>
   );

@@ -74,6 +74,63 @@ export const RICH_MARKDOWN = [
   'Ссылка без разметки: https://example.ru/docs и ~~зачёркнутое~~.',
 ].join('\n');
 
+/** An answer with code in several languages (highlighted), one the chat does not know and one with none (both plain). */
+export const CODE_MARKDOWN = [
+  'Вот как получить список заказов и показать его на странице.',
+  '',
+  '```ts',
+  'interface Order {',
+  '  id: number;',
+  '  total: number; // в копейках',
+  '}',
+  '',
+  'export async function loadOrders(userId: number): Promise<Order[]> {',
+  '  const res = await fetch(`/api/orders?user=${userId}`);',
+  "  if (!res.ok) throw new Error('Не удалось загрузить заказы');",
+  '  return res.json();',
+  '}',
+  '```',
+  '',
+  'То же на Python:',
+  '',
+  '```python',
+  'import requests',
+  '',
+  'def load_orders(user_id: int) -> list[dict]:',
+  '    """Заказы пользователя, новые первыми."""',
+  '    res = requests.get("https://shop.example.ru/api/orders", params={"user": user_id}, timeout=10)',
+  '    res.raise_for_status()',
+  '    return sorted(res.json(), key=lambda o: o["id"], reverse=True)',
+  '```',
+  '',
+  'Запрос к базе:',
+  '',
+  '```sql',
+  'SELECT id, total',
+  'FROM orders',
+  "WHERE user_id = 42 AND created_at >= now() - interval '30 days'",
+  'ORDER BY id DESC',
+  'LIMIT 20;',
+  '```',
+  '',
+  '```bash',
+  '# проверить из терминала',
+  'curl -s "https://shop.example.ru/api/orders?user=42" | jq \'.[0]\'',
+  '```',
+  '',
+  '```json',
+  '{ "id": 1017, "total": 249000, "paid": true, "items": null }',
+  '```',
+  '',
+  '```brainfuck',
+  '++++++++[>++++[>++>+++<<-]>+<<-]>>.',
+  '```',
+  '',
+  '```',
+  'Итого: 3 заказа на 7 470 ₽',
+  '```',
+].join('\n');
+
 let nextId = 500;
 const message = (over: Partial<ChatMessage> & Pick<ChatMessage, 'role' | 'text'>): ChatMessage => ({
   id: nextId++,
@@ -115,3 +172,13 @@ export const doneResult = (over: Partial<ChatSendResult> = {}): ChatSendResult =
   balances: { words: 48_247, media: 12.5 },
   ...over,
 });
+
+/** A chat whose last answer was asked again: the second answer shown, the first reachable («Вариант 2 из 2»). */
+export const REGENERATED: ChatMessage[] = [
+  message({ id: 51, role: 'user', text: 'Придумай название для кофейни у моря' }),
+  message({ id: 53, role: 'assistant', text: '«Бриз и зерно» — коротко, про море и кофе.', words: 180, model: 'GPT-4o', variants: [52, 53] }),
+];
+export const REGENERATED_FIRST: ChatMessage[] = [
+  message({ id: 51, role: 'user', text: 'Придумай название для кофейни у моря' }),
+  message({ id: 52, role: 'assistant', text: '«Морская чашка».', words: 90, variants: [52, 53] }),
+];

@@ -3,6 +3,7 @@ export const TEXTS = {
   chats: 'Чаты',
   chat: 'Чат',
   showMore: 'Показать ещё',
+  olderMessages: 'Показать предыдущие сообщения',
   noChats: 'Здесь появятся ваши чаты',
   rename: 'Переименовать',
   remove: 'Удалить',
@@ -36,3 +37,18 @@ export const TEXTS = {
 
 /** Example requests of the empty chat: a click puts one into the composer. */
 export const EXAMPLES = ['Объясни простыми словами, как работает нейросеть', 'Составь план статьи о здоровом сне', 'Напиши вежливое письмо клиенту о переносе сроков'] as const;
+
+/** The answers' and messages' own buttons. */
+export const MESSAGE_TEXTS = {
+  copyAnswer: 'Копировать ответ',
+  regenerate: 'Ответить заново',
+  regenerateHint: 'Новый ответ модели, выбранной внизу; этот останется как вариант. Оплачивается как обычный ответ.',
+  edit: 'Изменить',
+  editLabel: 'Изменённое сообщение',
+  editSend: 'Отправить',
+  previous: 'Предыдущий вариант',
+  next: 'Следующий вариант',
+  variant: (n: number, of: number) => `Вариант ${String(n)} из ${String(of)}`,
+  exportMd: 'Скачать .md',
+  exportHint: 'Скачать чат в Markdown',
+} as const;

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@app/contracts/browser';
+import type { ChatEstimate, ChatMessage, ChatSearchHit } from '@app/contracts/browser';
 import type { LoadState } from '@app/kit';
 import type { ModelChoice, SendFailure } from './chat-utils.ts';
 
@@ -14,6 +14,10 @@ export type ChatListState = { status: 'loading' } | { status: 'error'; message: 
 /** A message as the chat shows it: from the history, or being sent and written now. */
 export interface ShownMessage {
   key: string;
+  /** The stored message's id (a message being sent has none yet). */
+  id?: number | null;
+  /** Ids of the variants of its place, oldest first, when there are several. */
+  variants?: number[];
   role: ChatMessage['role'];
   text: string;
   /** The model's name (answers). */
@@ -52,4 +56,12 @@ export interface ComposerState {
   failure: SendFailure | null;
   /** Words on the balance, when known. */
   balance: number | null;
+  /** What sending the message will cost with the chat's history, when known. */
+  estimate?: ChatEstimate | null | undefined;
+}
+
+/** The sidebar's search: what is typed, and what was found (null while nothing is searched). */
+export interface ChatSearchState {
+  text: string;
+  results: LoadState<{ hits: ChatSearchHit[]; more: boolean }> | null;
 }

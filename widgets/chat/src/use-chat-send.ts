@@ -16,6 +16,8 @@ export interface LiveExchange {
   phase: SendPhase | 'ended';
   user: ShownMessage & { id: number | null };
   answer: (ShownMessage & { id: number }) | null;
+  /** Messages of the history this exchange takes the place of (the answer regenerated; the message edited and what followed it). */
+  replaces: number[];
 }
 
 export interface SendInput {
@@ -25,6 +27,11 @@ export interface SendInput {
   param: string | undefined;
   files: readonly File[];
   previews: { url: string; name: string }[];
+  /**
+   * A new answer to the chat's last question (`question`: its id; `replaces`: the answer shown
+   * now), or the user's last message (`message_id`) sent again as edited, replacing what followed.
+   */
+  action?: { kind: 'regenerate'; questionId: number; replaces: number[] } | { kind: 'edit'; messageId: number; replaces: number[] } | undefined;
 }
 
 export interface SendCallbacks {
@@ -73,8 +80,9 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
       run: token,
       chatId: input.chatId,
       phase: 'sending',
-      user: { key: `live-user-${String(token)}`, id: null, role: 'user', text: input.message, model: null, status: 'done', words: 0, images: input.previews },
+      user: { key: `live-user-${String(token)}`, id: input.action?.kind === 'regenerate' ? input.action.questionId : null, role: 'user', text: input.message, model: null, status: 'done', words: 0, images: input.previews },
       answer: null,
+      replaces: input.action?.replaces ?? [],
     });
     // Set from the stream's callback.
     const progress: { started: boolean; answerId: number | null } = { started: false, answerId: null };
@@ -119,12 +127,19 @@ export function useChatSend(api: ChatApi, callbacks: SendCallbacks, flushMs = ST
         }
       }
     };
+    const choice = { ai_models_id: input.modelId, ...(input.param === undefined ? {} : { param: input.param }) };
     const request: ChatStreamRequest = {
-      body: { ai_models_id: input.modelId, message: input.message, ...(input.param === undefined ? {} : { param: input.param }), ...(input.chatId === null ? {} : { chat_id: input.chatId }) },
+      body: { ...choice, message: input.message, ...(input.chatId === null ? {} : { chat_id: input.chatId }) },
       files: { image_example: input.files[0], image_example_2: input.files[1] },
     };
+    const action = input.action;
     try {
-      await api.send(request, { onEvent, signal: abort.signal });
+      const options = { onEvent, signal: abort.signal };
+      if (action && input.chatId !== null) {
+        const params = { id: input.chatId };
+        if (action.kind === 'regenerate') await api.regenerate({ params, body: choice }, options);
+        else await api.edit({ params, body: { ...choice, message_id: action.messageId, message: input.message } }, options);
+      } else await api.send(request, options);
     } catch (err) {
       if (abort.signal.aborted || token !== run.current) return;
       clearTimeout(timer);

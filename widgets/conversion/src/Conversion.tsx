@@ -3,7 +3,7 @@ import type { WidgetProps } from '@app/contracts/browser';
 import { conversionApi, type ConversionApi } from './api.ts';
 
 /** Drops `payments` from the address bar so that a reload does not record the goal again. */
-export function removePaymentsFlag(): void {
+function removePaymentsFlag(): void {
   const url = new URL(window.location.href);
   if (!url.searchParams.has('payments')) return;
   url.searchParams.delete('payments');

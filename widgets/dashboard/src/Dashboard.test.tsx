@@ -5,7 +5,7 @@ import { accountEndpoints, billingEndpoints, dashboardEndpoints, widgetProps, ty
 import { ApiError, pageQueryClient, routeKey } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
 import { Dashboard } from './Dashboard.tsx';
-import { iconImage, safeHref } from './NewsCard.tsx';
+import { iconImage, safeHref } from './news-card-links.ts';
 
 const props = widgetProps.dashboard.parse({});
 const user = { id: 1, email: 'anna@example.ru', email_confirmed: true, role: 'user' as const, balances: { words: 10000, media: 3 }, resend_in: 0 };

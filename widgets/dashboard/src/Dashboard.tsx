@@ -22,7 +22,7 @@ export interface DashboardViewProps {
 }
 
 const DAYS = ['день', 'дня', 'дней'] as const;
-export const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
+const days = (n: number) => `${String(n)} ${plural(n, DAYS)}`;
 
 /** Said instead of the days to renewal while the last renewal charge has failed. */
 export const PAST_DUE_NOTE = BILLING_TEXTS.pastDue;

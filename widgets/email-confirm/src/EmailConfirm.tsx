@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type MouseEvent } from 'react';
 import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
-import { Alert, ApiError, Button, Card, ErrorList, Field, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
+import { EmailText, Alert, ApiError, Button, Card, ErrorList, Field, clearToken, errorMessages, navigate, useRouteMutation, useRouteQuery } from '@app/kit';
 import { DialogTitle, ScreenDialog } from '@app/kit/dialog';
 import { emailConfirmApi, type EmailConfirmApi } from './api.ts';
 import { useCodeForm, type CodeForm } from './use-code-form.ts';
@@ -58,7 +58,7 @@ export function EmailConfirmView(props: EmailConfirmViewProps) {
           <>
             <DialogTitle className="card__title">Подтвердите почту</DialogTitle>
             <p className="card__subtitle" id={descriptionId}>
-              Мы отправили код на <strong className="email-confirm__email">{email}</strong>. Введите его, чтобы продолжить работу.
+              Мы отправили код на <strong className="email-confirm__email"><EmailText email={email} /></strong>. Введите его, чтобы продолжить работу.
             </p>
             <form className="form" onSubmit={form.onSubmit} noValidate>
               <ErrorList messages={form.formErrors} />

@@ -96,10 +96,11 @@ describe('call', () => {
   });
 
   it('fills path parameters and the query', async () => {
-    const fetchMock = stubFetch(success({ data: [], last_page: 1 }), success([]));
+    const fetchMock = stubFetch(success({ data: [], last_page: 1 }), success([]), success([]));
     await call(chatRoutes.list, { query: { page: 3 } });
-    await call(chatRoutes.messages, { params: { id: 42 } });
-    expect(urls(fetchMock)).toEqual(['/api/new/chat?page=3', '/api/new/chat/42']);
+    await call(chatRoutes.messages, { params: { id: 42 }, query: {} });
+    await call(chatRoutes.messages, { params: { id: 42 }, query: { before: 900 } });
+    expect(urls(fetchMock)).toEqual(['/api/new/chat?page=3', '/api/new/chat/42', '/api/new/chat/42?before=900']);
   });
 
   it('fetches the CSRF cookie before a POST when it is missing and echoes it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMedia, formatRub, formatWords, genitive, mediaTokens, plural, roundUpFigure, upTo, withMediaDecimals, wordsAmount } from './format.ts';
+import { formatDate, formatMedia, formatRub, formatWords, genitive, mediaTokens, plural, roundUpFigure, upTo, wordsAmount } from './format.ts';
 
 /** Intl separates thousands with a no-break space; compare as plain spaces. */
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -59,12 +59,6 @@ describe('media token amounts in words', () => {
     expect(mediaTokens(12.5)).toBe('12,5 медиа токена');
   });
 
-  it('are rewritten inside a description line', () => {
-    expect(withMediaDecimals('30 медиа токенов в месяц')).toBe('30,0 медиа токена в месяц');
-    expect(withMediaDecimals('+50 медиа токенов')).toBe('+50,0 медиа токена');
-    expect(plain(withMediaDecimals('1 000 медиа токенов'))).toBe('1 000,0 медиа токена');
-    expect(withMediaDecimals('100 000 слов в месяц')).toBe('100 000 слов в месяц');
-  });
 });
 
 describe('amounts and bounds of a price', () => {

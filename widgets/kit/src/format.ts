@@ -13,10 +13,6 @@ export const formatMedia = (n: number) => mediaFormat.format(n);
  */
 export const mediaTokens = (n: number) => `${formatMedia(n)} медиа токена`;
 
-/** Media token amounts inside a text (a plan's description line) rewritten with one decimal: `+50 медиа токенов` → `+50,0 медиа токена`. */
-export const withMediaDecimals = (text: string) =>
-  text.replace(/(\d[\d\u00a0\u202f ]*(?:[.,]\d+)?)\s+медиа\s+токен[а-яё]*/giu, (_, amount: string) => mediaTokens(Number(amount.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.'))));
-
 /** Rubles: `1 490 ₽`. */
 export const formatRub = (n: number) => `${moneyFormat.format(n)} ₽`;
 /** A date in ru-RU in the browser's time zone (seed §9). */
@@ -67,3 +63,12 @@ export function roundUpFigure(n: number): number {
   const step = 10 ** (Math.floor(Math.log10(n)) - 1);
   return Math.ceil(n / step) * step;
 }
+
+/**
+ * A catalogue product's price as users and staff both see it: «1,0 медиа токена», or for a text
+ * product, charged by use, its most — the server's bound (the bare template's worst case plus
+ * the model's answer limit, e.g. 844) rounded up to two digits, «до 850 слов», so it reads as
+ * the ceiling it is rather than an exact price.
+ */
+export const catalogPriceLabel = (price: { wallet: 'words' | 'media'; amount: number; up_to: boolean }) =>
+  price.up_to ? upTo(price.wallet, roundUpFigure(price.amount)) : price.wallet === 'media' ? mediaTokens(price.amount) : wordsAmount(price.amount);

@@ -56,6 +56,43 @@ export function createQueryClient(): QueryClient {
 /** One client per page: the kit is supplied once by the loader, so every widget of a page shares this cache. */
 export const pageQueryClient = createQueryClient();
 
+/** A reply the page's server read for a widget (`<script id="page-data">`): a GET route's path, the request as its key holds it, the reply and when it was read. */
+export interface PageReply {
+  path: string;
+  request: object;
+  json: unknown;
+  at: number;
+}
+
+/**
+ * Puts the replies the server read while rendering the page into the query cache under the keys
+ * the widgets' `useRouteQuery` will ask (`routeKey`), as of when they were read: a widget mounts
+ * with its data (fresh for the usual `staleTime`), not with a request to make. Anything
+ * malformed is skipped (the widget then asks itself).
+ */
+export function seedPageReplies(client: QueryClient, source: string | null | undefined): number {
+  let replies: unknown;
+  try {
+    replies = JSON.parse(source ?? '[]');
+  } catch {
+    return 0;
+  }
+  if (!Array.isArray(replies)) return 0;
+  let seeded = 0;
+  for (const r of replies as unknown[]) {
+    if (!isReply(r)) continue;
+    client.setQueryData(['GET', r.path, r.request], r.json, { updatedAt: Math.min(r.at, Date.now()) });
+    seeded++;
+  }
+  return seeded;
+}
+
+function isReply(value: unknown): value is PageReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<keyof PageReply, unknown>;
+  return typeof r.path === 'string' && typeof r.request === 'object' && r.request !== null && typeof r.at === 'number' && r.json !== undefined;
+}
+
 /** Gives its children a query client (the page's unless one is passed: tests and stories pass their own). */
 export function QueryProvider({ client = pageQueryClient, children }: { client?: QueryClient; children: ReactNode }) {
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;

@@ -116,3 +116,24 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
+
+/**
+ * An email that may have to wrap: the line breaks before its «@» (then, only if a part alone
+ * is wider than the line, inside it), never at an arbitrary letter.
+ */
+export function EmailText({ email, className = '' }: { email: string; className?: string }) {
+  const at = email.indexOf('@');
+  return (
+    <span className={`email-text ${className}`.trim()}>
+      {at > 0 ? (
+        <>
+          {email.slice(0, at)}
+          <wbr />
+          {email.slice(at)}
+        </>
+      ) : (
+        email
+      )}
+    </span>
+  );
+}

@@ -6,13 +6,13 @@ import { ApiError, formatDate } from '@app/kit';
 import { OrderHistory } from './OrderHistory.tsx';
 import { fakeRoute } from '@app/kit/test';
 
-const sub = (over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({ id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T12:00:00Z', updated_at: '2025-03-02T12:30:00Z', ...over });
-const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: 'Продление Стандарт', status: true, amount: 1490, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z', ...over });
+const sub = (over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({ id: 1, name: 'Стандарт', status: true, closed: false, amount: 990, currency_provider: 'RUB', created_at: '2025-03-01T12:00:00Z', updated_at: '2025-03-02T12:30:00Z', trial_days: null, refunded: 0, duplicates: [], ...over });
+const charge = (over: Partial<AutoCharge> = {}): AutoCharge => ({ id: 9, name: 'Продление Стандарт', status: true, amount: 1490, currency_provider: 'RUB', created_at: '2025-04-01T09:15:00Z', updated_at: '2025-04-01T09:15:30Z', refunded: 0, ...over });
 
 type Page<T> = { data: T[]; last_page: number };
 type Answer<T> = (request: { query: { page?: unknown } }) => Promise<Page<T>>;
 
-const purchase = (over: Partial<PackagePurchase> = {}): PackagePurchase => ({ id: 5, name: 'Пакет слов', status: 'paid', amount: 290, currency_provider: 'RUB', created_at: '2025-04-10T10:00:00Z', updated_at: '2025-04-10T10:00:20Z', ...over });
+const purchase = (over: Partial<PackagePurchase> = {}): PackagePurchase => ({ id: 5, name: 'Пакет слов', status: 'paid', amount: 290, currency_provider: 'RUB', created_at: '2025-04-10T10:00:00Z', updated_at: '2025-04-10T10:00:20Z', refunded: 0, duplicates: [], ...over });
 
 function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCharges?: Answer<AutoCharge>; packages?: Answer<PackagePurchase> } = {}) {
   return {
@@ -23,6 +23,8 @@ function fakeApi(overrides: { subscriptions?: Answer<SubscriptionRecord>; autoCh
 }
 
 const panel = () => screen.getByRole('tabpanel');
+/** Text with the non-breaking spaces of Russian number formatting read as spaces. */
+const plain = (node: Element) => node.textContent.replace(/\s/g, ' ');
 
 describe('OrderHistory', () => {
   it('has the seed’s tabs «Подписки» and «Авто списания» and then «Пакеты», subscriptions first', async () => {
@@ -90,8 +92,8 @@ describe('OrderHistory', () => {
     const packages = vi
       .fn()
       .mockResolvedValueOnce({ data: [purchase()], last_page: 3 })
-      .mockResolvedValueOnce({ data: [purchase({ id: 6, name: 'Пакет медиа', status: 'refunded', amount: 390 })], last_page: 3 })
-      .mockResolvedValueOnce({ data: [purchase({ id: 7, status: 'partially_refunded' })], last_page: 3 });
+      .mockResolvedValueOnce({ data: [purchase({ id: 6, name: 'Пакет медиа', status: 'refunded', amount: 390, refunded: 390 })], last_page: 3 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 7, status: 'partially_refunded', refunded: 145 })], last_page: 3 });
     render(<OrderHistory api={fakeApi({ packages })} />);
     await screen.findByRole('heading', { name: 'Тариф 1' });
     await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
@@ -105,7 +107,40 @@ describe('OrderHistory', () => {
     expect(await within(panel()).findByText('Возвращено')).toBeInTheDocument();
     expect(panel()).toHaveTextContent('390 ₽');
     await userEvent.click(screen.getByRole('button', { name: '3' }));
-    expect(await within(panel()).findByText('Частично возвращено')).toBeInTheDocument();
+    // How much came back, not only that some did.
+    expect(plain(await within(panel()).findByText(/^Частично возвращено/))).toBe('Частично возвращено: 145 ₽');
+    expect(within(panel()).getByText('Оплачено')).toBeInTheDocument();
+  });
+
+  it('a plan bought with the trial says so, and what of its payment came back', async () => {
+    const subscriptions = vi
+      .fn()
+      .mockResolvedValueOnce({ data: [sub({ name: 'Старт', amount: 99, trial_days: 3 })], last_page: 2 })
+      .mockResolvedValueOnce({ data: [sub({ id: 2, refunded: 400.5 })], last_page: 2 });
+    render(<OrderHistory api={fakeApi({ subscriptions })} />);
+    await screen.findByRole('heading', { name: 'Старт' });
+    const statuses = () => within(within(panel()).getByRole('list', { name: 'Статус' })).getAllByRole('listitem').map(plain);
+    expect(statuses()).toEqual(['Оплачено', 'Пробный период 3 дня']);
+    expect(panel()).toHaveTextContent('99 ₽');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    await screen.findByRole('heading', { name: 'Стандарт' });
+    expect(statuses()).toEqual(['Оплачено', 'Частично возвращено: 400,5 ₽']);
+  });
+
+  it('an order paid twice says so: the second charge on its way back, then back on the card; a refunded renewal says how much', async () => {
+    const packages = vi
+      .fn()
+      .mockResolvedValueOnce({ data: [purchase({ duplicates: [{ amount: 290, refunded: false, created_at: '2025-04-10T10:00:40Z' }] })], last_page: 2 })
+      .mockResolvedValueOnce({ data: [purchase({ id: 8, duplicates: [{ amount: 290, refunded: true, created_at: '2025-04-10T10:00:40Z' }] })], last_page: 2 });
+    const autoCharges = vi.fn().mockResolvedValue({ data: [charge({ refunded: 745 })], last_page: 1 });
+    render(<OrderHistory api={fakeApi({ packages, autoCharges })} />);
+    await screen.findByRole('heading', { name: 'Тариф 1' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Пакеты' }));
+    expect(plain(await within(panel()).findByText(/^Оплата прошла дважды/))).toBe('Оплата прошла дважды: второе списание 290 ₽ возвращаем на карту, токены за него не начислялись');
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(plain(await within(panel()).findByText(/вернули на карту$/))).toBe('Оплата прошла дважды: второе списание 290 ₽ вернули на карту');
+    await userEvent.click(screen.getByRole('tab', { name: 'Авто списания' }));
+    expect(plain(await within(panel()).findByText(/^Частично возвращено/))).toBe('Частично возвращено: 745 ₽');
   });
 
   it('keeps each tab on its own page', async () => {

@@ -1,67 +1,9 @@
 import { useState } from 'react';
-import { BILLING_TEXTS, type AutoCharge, type PackagePurchase, type SubscriptionRecord } from '@app/contracts/browser';
-import { Card, EmptyState, LoadError, Skeleton, formatAmount, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
+import { Card, EmptyState, LoadError, Skeleton, formatDate, queryState, useRouteQuery, type LoadState } from '@app/kit';
 import { Pagination } from '@app/kit/pagination';
 import { Tabs } from '@app/kit/tabs';
 import { orderHistoryApi, type OrderHistoryApi } from './api.ts';
-
-export type OrdersTab = 'subscriptions' | 'payments' | 'packages';
-
-export const ORDER_TABS: readonly { id: OrdersTab; label: string }[] = [
-  { id: 'subscriptions', label: BILLING_TEXTS.ordersTabSubscriptions },
-  { id: 'payments', label: BILLING_TEXTS.ordersTabAutoCharges },
-  { id: 'packages', label: BILLING_TEXTS.ordersTabPackages },
-];
-
-export type StatusTone = 'success' | 'danger' | 'muted';
-
-/** One record as the list shows it. */
-export interface OrderRow {
-  id: number;
-  name: string;
-  amount: string;
-  statuses: { label: string; tone: StatusTone }[];
-  created_at: string;
-  updated_at: string;
-}
-
-export const ORDER_STATUS = {
-  paid: 'Оплачено',
-  cancelled: 'Отменено',
-  unpaid: 'Не оплачено',
-  charged: 'Списано',
-  chargeFailed: 'Не удалось списать',
-  refunded: 'Возвращено',
-  partiallyRefunded: 'Частично возвращено',
-} as const;
-
-/** Subscription record (seed §4): paid, cancelled (closed) or unpaid; paid and later cancelled shows both. */
-export function subscriptionRow(record: SubscriptionRecord): OrderRow {
-  const statuses: OrderRow['statuses'] = [];
-  if (record.status) statuses.push({ label: ORDER_STATUS.paid, tone: 'success' });
-  if (record.closed) statuses.push({ label: ORDER_STATUS.cancelled, tone: 'muted' });
-  if (!statuses.length) statuses.push({ label: ORDER_STATUS.unpaid, tone: 'danger' });
-  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses, created_at: record.created_at, updated_at: record.updated_at };
-}
-
-export function autoChargeRow(record: AutoCharge): OrderRow {
-  const status = record.status ? { label: ORDER_STATUS.charged, tone: 'success' as const } : { label: ORDER_STATUS.chargeFailed, tone: 'danger' as const };
-  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses: [status], created_at: record.created_at, updated_at: record.updated_at };
-}
-
-/** A package purchase: paid, refunded or partly refunded (a partial refund was paid first). */
-export function packageRow(record: PackagePurchase): OrderRow {
-  const statuses: OrderRow['statuses'] =
-    record.status === 'paid'
-      ? [{ label: ORDER_STATUS.paid, tone: 'success' }]
-      : record.status === 'refunded'
-        ? [{ label: ORDER_STATUS.refunded, tone: 'muted' }]
-        : [
-            { label: ORDER_STATUS.paid, tone: 'success' },
-            { label: ORDER_STATUS.partiallyRefunded, tone: 'muted' },
-          ];
-  return { id: record.id, name: record.name, amount: formatAmount(record.amount, record.currency_provider), statuses, created_at: record.created_at, updated_at: record.updated_at };
-}
+import { ORDER_TABS, autoChargeRow, packageRow, subscriptionRow, type OrderRow, type OrdersTab } from './order-rows.ts';
 
 export interface OrdersPage {
   rows: OrderRow[];
@@ -94,6 +36,11 @@ function OrderRecord({ row }: { row: OrderRow }) {
           </li>
         ))}
       </ul>
+      {row.notes.map((note) => (
+        <p key={note} className="order-record__note">
+          {note}
+        </p>
+      ))}
       <dl className="order-record__dates">
         <div>
           <dt>Создано</dt>

@@ -3,9 +3,9 @@ import { ChangePasswordFormView } from './ChangePasswordForm.tsx';
 import { useChangePasswordForm, type ChangePasswordValues } from './use-change-password-form.ts';
 
 /** The change form in one state. */
-function ChangePasswordStory({ temporary = true, values, errors, formErrors, busy = false }: { temporary?: boolean; values?: Partial<ChangePasswordValues>; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean }) {
+function ChangePasswordStory({ temporary = true, staff = false, values, errors, formErrors, busy = false }: { temporary?: boolean; staff?: boolean; values?: Partial<ChangePasswordValues>; errors?: Record<string, string[]>; formErrors?: string[]; busy?: boolean }) {
   const form = useChangePasswordForm({ values, errors, formErrors, onSubmit: () => new Promise(() => undefined) });
-  return <ChangePasswordFormView email="admin@example.ru" temporary={temporary} form={{ ...form, busy: busy || form.busy }} />;
+  return <ChangePasswordFormView email="admin@example.ru" temporary={temporary} staff={staff} form={{ ...form, busy: busy || form.busy }} />;
 }
 
 const filled = { current_password: 'tmp-password-1', password: 'my-own-password', password_confirmation: 'my-own-password' };
@@ -26,3 +26,4 @@ export const SameAsTemporary: Story = { args: { values: { ...filled, password: '
 export const PasswordsDiffer: Story = { args: { values: { ...filled, password_confirmation: 'my-own-passwort' }, errors: { password_confirmation: ['Пароли не совпадают'] } } };
 export const TooManyAttempts: Story = { args: { values: filled, formErrors: ['Слишком много попыток. Попробуйте позже'] } };
 export const ByChoice: Story = { args: { temporary: false } };
+export const MadeStaff: Story = { args: { temporary: false, staff: true } };

@@ -19,7 +19,9 @@ describe('ChangePasswordForm', () => {
     const api = fakeApi();
     render(<ChangePasswordForm email="admin@example.ru" temporary next="/admin" api={api} />);
     expect(screen.getByRole('heading', { name: 'Смените временный пароль' })).toBeTruthy();
-    expect(screen.getByText('admin@example.ru')).toBeTruthy();
+    // A long address wraps before its «@», not at any letter.
+    expect(document.querySelector('.reset-request__email')?.innerHTML).toBe('<span class="email-text">admin<wbr>@example.ru</span>');
+    expect(document.querySelector('.card__subtitle')?.textContent).toMatch(/^Вы вошли как admin@example\.ru с временным паролем\./);
     expect(screen.getByRole('link', { name: 'Выйти' })).toHaveAttribute('href', '/logout');
     await userEvent.type(field('Временный пароль'), 'tmp-password-1');
     await userEvent.type(field('Новый пароль'), 'my-own-password');
@@ -55,6 +57,13 @@ describe('ChangePasswordForm', () => {
     expect(await screen.findByText('Неверный текущий пароль')).toBeTruthy();
     expect(field('Временный пароль')).toHaveAttribute('aria-invalid', 'true');
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('an account just made staff is told why it must set a new password, naming the current one as its own', () => {
+    render(<ChangePasswordForm email="staff@example.ru" temporary={false} staff next="/admin" api={fakeApi()} />);
+    expect(screen.getByRole('heading', { name: 'Задайте новый пароль' })).toBeTruthy();
+    expect(screen.getByText(/назначен администратором/)).toBeTruthy();
+    expect(field('Текущий пароль')).toBeTruthy();
   });
 
   it('a change by choice names the current password as such', () => {

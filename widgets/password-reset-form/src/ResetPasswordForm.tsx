@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ACCOUNT_TEXTS, CLIENT_ERRORS } from '@app/contracts/browser';
-import { Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
+import { EmailText, Button, Card, Skeleton, clearToken, useRouteMutation, useRouteQuery } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetPasswordApi, type ResetPasswordApi } from './api.ts';
 import { useResetPasswordForm, type ResetPasswordValues } from './use-reset-password-form.ts';
@@ -71,7 +71,7 @@ export function ResetPasswordFormView({ email, form, saved, link }: ResetPasswor
           <p className="card__subtitle">
             {email ? (
               <>
-                Придумайте новый пароль для <strong className="reset-request__email">{email}</strong>
+                Придумайте новый пароль для <strong className="reset-request__email"><EmailText email={email} /></strong>
               </>
             ) : (
               'Придумайте новый пароль для входа'

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ACCOUNT_TEXTS, type WidgetProps } from '@app/contracts/browser';
-import { Button, Card, useRouteMutation } from '@app/kit';
+import { EmailText, Button, Card, useRouteMutation } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { resetRequestApi, type ResetRequestApi } from './api.ts';
 import { useResetRequestForm, type ResetRequestValues } from './use-reset-request-form.ts';
@@ -31,7 +31,7 @@ export function ResetRequestView({ form, sent, onRetry }: ResetRequestViewProps)
               {ACCOUNT_TEXTS.resetRequested}
             </h1>
             <p>
-              Если аккаунт с адресом <strong className="reset-request__email">{email.trim()}</strong> существует, мы отправили на него письмо со ссылкой для смены пароля.
+              Если аккаунт с адресом <strong className="reset-request__email"><EmailText email={email.trim()} /></strong> существует, мы отправили на него письмо со ссылкой для смены пароля.
             </p>
             <p className="card__subtitle">Ссылка одноразовая и действует ограниченное время. Если письма нет, проверьте папку «Спам».</p>
           </div>

@@ -5,7 +5,8 @@ import { billingEndpoints, type SandboxCheckoutMessage } from '@app/contracts/br
 import { TEST_CARDS } from '@app/contracts/test-cards';
 import { fakeRoute } from '@app/kit/test';
 import { ApiError } from '@app/kit';
-import { SandboxCheckout, formatCardNumber, formatExpiry } from './SandboxCheckout.tsx';
+import { formatCardNumber, formatExpiry } from './card-format.ts';
+import { SandboxCheckout } from './SandboxCheckout.tsx';
 
 const payment = { payment_id: 41, amount: 990, description: 'Нейростудия: подписка «Стандарт»', email: 'anna@example.ru', recurrent: true };
 

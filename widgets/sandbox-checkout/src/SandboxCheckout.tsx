@@ -1,31 +1,17 @@
 import { useId, useState } from 'react';
 import type { SandboxCheckoutMessage, WidgetProps } from '@app/contracts/browser';
 import { TEST_CARD_LIST } from '@app/contracts/test-cards';
-import { Alert, Button, formatRub, useRouteMutation } from '@app/kit';
+import { EmailText, Alert, Button, formatRub, useRouteMutation } from '@app/kit';
 import { ContractFormView, FormField, type ContractForm } from '@app/kit/forms';
 import { sandboxCheckoutApi, type SandboxCheckoutApi } from './api.ts';
+import { formatCardNumber, formatCvv, formatExpiry } from './card-format.ts';
 import { postCheckoutMessage } from './frame.ts';
 import { useCardForm, type CardInput, type CardValues } from './use-card-form.ts';
 
 type CheckoutProps = WidgetProps<'sandbox-checkout'>;
 export type CheckoutResult = { status: 'success' } | { status: 'declined'; reason: string } | null;
 
-export const SANDBOX_LABEL = 'Тестовая оплата — деньги не списываются';
-
-/** `4242424242424242` → `4242 4242 4242 4242` (digits only, at most 16). */
-export const formatCardNumber = (value: string) =>
-  value
-    .replace(/\D/g, '')
-    .slice(0, 16)
-    .replace(/(\d{4})(?=\d)/g, '$1 ');
-
-/** `1229` → `12/29`; the slash appears once the year starts, so erasing works naturally. */
-export function formatExpiry(value: string): string {
-  const digits = value.replace(/\D/g, '').slice(0, 4);
-  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
-}
-
-export const formatCvv = (value: string) => value.replace(/\D/g, '').slice(0, 3);
+const SANDBOX_LABEL = 'Тестовая оплата — деньги не списываются';
 
 
 /** An expiry three years ahead, for the click-to-fill of a test card. */
@@ -66,7 +52,7 @@ export function SandboxCheckoutView({ payment, form, result, onFill, onClose }: 
         {payment.email && (
           <div>
             <dt>Чек придёт на</dt>
-            <dd className="sandbox-checkout__email">{payment.email}</dd>
+            <dd className="sandbox-checkout__email"><EmailText email={payment.email} /></dd>
           </div>
         )}
       </dl>

@@ -1,5 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { TariffsView, type TariffsData } from './Tariffs.tsx';
+import { TariffsView } from './TariffsView.tsx';
+import type { TariffsData } from './tariffs-state.ts';
+import type { PromoState } from './PromoField.tsx';
 import { NO_PLAN, ON_PRO, PRO_CANCELLED, TARIFFS, tariff } from './fixtures.ts';
 
 const noop = () => undefined;
@@ -33,6 +35,18 @@ export const NoPlans: Story = { args: { state: ready({ tariffs: [] }) } };
 export const FirstTimeWithTrial: Story = {};
 export const NotSubscribedNoTrial: Story = { args: { state: ready({ check: { ...NO_PLAN, first: false } }) } };
 export const PackageNeedsPlan: Story = { args: { notice: { tariffId: 4, kind: 'blocked', text: 'Покупка пакетов доступна только при активной подписке' } } };
+/** Description lines as staff typed them: the number kept, «медиа токен…» agreeing with it; a monthly plan without a trial. */
+export const DescriptionAsTyped: Story = {
+  args: {
+    state: ready({
+      tariffs: [
+        tariff(3),
+        { ...tariff(5), id: 6, name: 'Медиа на месяц', description: ['[[media]] 300 медиа токенов', '1 медиа токенов в подарок', '2,5 медиа токенов за отзыв'] },
+      ],
+      check: ON_PRO,
+    }),
+  },
+};
 export const PublicView: Story = { args: { state: ready({ tariffs: TARIFFS.filter((t) => t.subscriptions_type !== 3) }) } };
 export const SandboxMode: Story = { args: { sandbox: true } };
 export const PaymentsUnavailable: Story = { args: { paymentsOff: true, state: ready({ check: ON_PRO }) } };
@@ -42,6 +56,13 @@ export const CurrentPlanOnTrial: Story = { args: { state: ready({ check: { ...ON
 export const CurrentPlanRenewalFailed: Story = { args: { state: ready({ check: { ...ON_PRO, past_due: true } }) } };
 export const SubscribeConfirmTrial: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) } } };
 export const SubscribeConfirmMonthly: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(3) } } };
+const promo = (state: PromoState, code = 'START20') => ({ code, state, onCodeChange: noop, onApply: noop });
+export const SubscribeWithPromoField: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) }, promo: promo({ kind: 'idle' }, '') } };
+export const SubscribePromoChecking: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) }, promo: promo({ kind: 'checking' }) } };
+export const SubscribePromoApplied: Story = {
+  args: { dialog: { kind: 'subscribe', tariff: tariff(2) }, promo: promo({ kind: 'applied', check: { code: 'START20', percent: 20, amount: 149, discounted: 119.2, message: 'Скидка 20 % по промокоду START20: первая оплата 119,2 ₽ вместо 149 ₽' } }) },
+};
+export const SubscribePromoRefused: Story = { args: { dialog: { kind: 'subscribe', tariff: tariff(2) }, promo: promo({ kind: 'error', message: 'Этот промокод действует на другой тариф' }, 'OTHER10') } };
 export const SubscribeConfirmReplacing: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'subscribe', tariff: tariff(3) } } };
 export const CancelConfirm: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) } } };
 export const Cancelling: Story = { args: { state: ready({ check: ON_PRO }), dialog: { kind: 'cancel', tariff: tariff(2) }, cancelBusy: true } };

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { billingEndpoints, type PaymentStart, type SubscribeCheck, type WidgetOptions } from '@app/contracts/browser';
 import { ApiError, formatDate } from '@app/kit';
 import { fakeRoute } from '@app/kit/test';
+import { promoEndpoints } from '@app/contracts/promo';
 import { Tariffs } from './Tariffs.tsx';
 import type { TariffsApi } from './api.ts';
 import type { ChargeOutcome, PaymentWidget } from './payment-widget.ts';
@@ -11,7 +12,6 @@ import { NO_PLAN, ON_PRO, PRO_CANCELLED, TARIFFS } from './fixtures.ts';
 
 const SCRIPT = '/sandbox/cloudpayments.js';
 const start = (id: number, amount: number): PaymentStart => ({ payment_id: 40 + id, email: 'anna@example.ru', amount, options: { invoiceId: String(40 + id), amount } as unknown as WidgetOptions });
-
 type Overrides = { [K in keyof TariffsApi]?: (request: Parameters<TariffsApi[K]>[0]) => ReturnType<TariffsApi[K]> };
 
 const idOf = (request: { query: { id: unknown } } | undefined) => Number(request?.query.id);
@@ -28,6 +28,7 @@ function fakeApi(check: SubscribeCheck | SubscribeCheck[], overrides: Overrides 
     paySubscription: fakeRoute(e.paySubscription, overrides.paySubscription ?? ((r) => start(idOf(r), 149))),
     payPackage: fakeRoute(e.payPackage, overrides.payPackage ?? ((r) => start(idOf(r), 290))),
     paymentStatus: fakeRoute(e.paymentStatus, overrides.paymentStatus ?? ((r) => ({ payment_id: idOf(r), kind: idOf(r) >= 44 ? ('package' as const) : ('subscription' as const), status: 'paid' as const, message: null }))),
+    checkDiscount: fakeRoute(promoEndpoints.checkDiscount, overrides.checkDiscount ?? (() => Promise.reject(new ApiError(422, 'PROMO_NOT_FOUND', 'Такого промокода нет')))),
   } satisfies TariffsApi;
 }
 type FakeApi = ReturnType<typeof fakeApi>;
@@ -119,10 +120,25 @@ describe('Tariffs: buttons per seed §4', () => {
     expect((await plan('Про')).getByText(`Следующее списание 990 ₽ — ${formatDate('2025-06-15T12:00:00Z')}`)).toBeInTheDocument();
   });
 
-  it('shows media token amounts with one decimal in the plan descriptions', async () => {
-    renderTariffs(fakeApi(NO_PLAN));
-    expect((await plan('Старт')).getByText('30,0 медиа токена в месяц', { exact: false })).toBeInTheDocument();
-    expect((await plan('Пакет медиа')).getByText('+50,0 медиа токена', { exact: false })).toBeInTheDocument();
+  it('shows the description lines as staff typed them, «медиа токен…» agreeing with the number shown', async () => {
+    const typed = { ...(TARIFFS[4] as (typeof TARIFFS)[number]), id: 6, name: 'Пакет как набрали', description: ['[[media]] 300 медиа токенов', '1 медиа токенов в подарок', '2,5 медиа токенов за отзыв'] };
+    renderTariffs(fakeApi(NO_PLAN, { tariffs: () => Promise.resolve([...TARIFFS, typed]) }));
+    expect((await plan('Старт')).getByText('30 медиа токенов в месяц', { exact: false })).toBeInTheDocument();
+    expect((await plan('Пакет медиа')).getByText('+50 медиа токенов', { exact: false })).toBeInTheDocument();
+    const lines = (await plan('Пакет как набрали')).getAllByRole('listitem').map((li) => li.textContent.trim());
+    expect(lines).toEqual(['300 медиа токенов', '1 медиа токен в подарок', '2,5 медиа токена за отзыв']);
+  });
+
+  it('a plan without a trial shows no trial line: a monthly plan, and a trial plan without days or price', async () => {
+    const noDays = { ...(TARIFFS[0] as (typeof TARIFFS)[number]), id: 7, name: 'Без дней', trial_days: 0 };
+    const noPrice = { ...(TARIFFS[0] as (typeof TARIFFS)[number]), id: 8, name: 'Без цены', first_amount: null };
+    renderTariffs(fakeApi(NO_PLAN, { tariffs: () => Promise.resolve([TARIFFS[2] as (typeof TARIFFS)[number], noDays, noPrice]) }));
+    for (const name of ['Бизнес', 'Без дней', 'Без цены']) {
+      const card = await plan(name);
+      expect(card.queryByText(/^за \d/)).toBeNull();
+      expect(card.getByText('в месяц')).toBeInTheDocument();
+      expect(card.getByRole('button', { name: 'Подписаться' })).toBeInTheDocument();
+    }
   });
 
   it('a cancelled plan shows «Подписка отменена» on reload and packages look disabled', async () => {

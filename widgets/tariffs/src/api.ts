@@ -1,4 +1,5 @@
 import { billingEndpoints } from '@app/contracts/browser';
+import { promoEndpoints } from '@app/contracts/promo';
 import { routeCall } from '@app/kit';
 
 /** The calls of the tariffs widget (tests pass fakes with the same routes). */
@@ -17,6 +18,8 @@ export const tariffsApi = {
   payPackage: routeCall(billingEndpoints.payPackage),
   /** GET /api/payment/cloudpayments/status?id=: where a payment stands (moved only by server notifications). */
   paymentStatus: routeCall(billingEndpoints.paymentStatus),
+  /** GET /api/new/promo/discount?code=&tariff_id=: a discount code's price for a plan's first payment. */
+  checkDiscount: routeCall(promoEndpoints.checkDiscount),
 };
 
 export type TariffsApi = typeof tariffsApi;

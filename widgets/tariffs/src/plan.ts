@@ -1,11 +1,17 @@
-import { withMediaDecimals } from '@app/kit';
+import { plural } from '@app/kit';
 import { BILLING_TEXTS, CLIENT_ERRORS, DESCRIPTION_MARKERS, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
+
+/** The forms of «день» after a number. */
+export const DAYS = ['день', 'дня', 'дней'] as const;
 
 export const isPackage = (tariff: Tariff) => tariff.subscriptions_type === SUBSCRIPTION_TYPES.package;
 
-/** The trial price applies: a type-1 plan for a user whose first subscription this is (seed §4, §9). */
-export const trialApplies = (tariff: Tariff, check: SubscribeCheck): tariff is Tariff & { first_amount: number } =>
-  tariff.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && check.first && tariff.first_amount !== null;
+/** The plan has a trial: monthly with a trial (type 1), its price and at least a day of it. */
+export const hasTrial = (tariff: Pick<Tariff, 'subscriptions_type' | 'first_amount' | 'trial_days'>): tariff is typeof tariff & { first_amount: number } =>
+  tariff.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && tariff.first_amount !== null && tariff.trial_days > 0;
+
+/** The trial price applies: a plan with a trial, for a user whose first subscription this is (seed §4, §9). */
+export const trialApplies = (tariff: Tariff, check: SubscribeCheck): tariff is Tariff & { first_amount: number } => hasTrial(tariff) && check.first;
 
 /** Why a one-off package cannot be bought now (seed §4, §5), or null when it can. */
 export function packageBlock(check: SubscribeCheck): string | null {
@@ -43,11 +49,25 @@ export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: rea
   return { kind: 'pay', label: BILLING_TEXTS.subscribe, blockedReason };
 }
 
+/** The forms of «медиа токен» after a whole number: one, a few, many. */
+const MEDIA_TOKEN_FORMS = ['медиа токен', 'медиа токена', 'медиа токенов'] as const;
+
+/**
+ * «медиа токен…» after a number inside a text staff typed (a plan's description line) made to
+ * agree with the number as it is written, which stays as typed: `300 медиа токенов`,
+ * `1 медиа токен`, `2 медиа токена`, `2,5 медиа токена` (a fraction takes the genitive singular).
+ */
+export const withMediaAgreement = (text: string) =>
+  text.replace(/(\d[\d\u00a0\u202f ]*?)([.,]\d+)?(\s+)медиа\s+токен[а-яё]*/giu, (_, whole: string, fraction: string | undefined, space: string) => {
+    const noun = fraction ? MEDIA_TOKEN_FORMS[1] : plural(Number(whole.replace(/[\s\u00a0\u202f]/g, '')), MEDIA_TOKEN_FORMS);
+    return `${whole}${fraction ?? ''}${space}${noun}`;
+  });
+
 export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; icon: 'words' | 'media' };
 
 const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
 
-/** A description line split at its icon markers (`[[words]]`, `[[media]]`), media token amounts with one decimal (seed §9). */
+/** A description line split at its icon markers (`[[words]]`, `[[media]]`), as staff typed it, «медиа токен…» agreeing with its number. */
 export function descriptionParts(line: string): DescriptionPart[] {
   return line
     .split(MARKER_RE)
@@ -55,6 +75,6 @@ export function descriptionParts(line: string): DescriptionPart[] {
     .map((part): DescriptionPart => {
       if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
       if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
-      return { type: 'text', text: withMediaDecimals(part) };
+      return { type: 'text', text: withMediaAgreement(part) };
     });
 }

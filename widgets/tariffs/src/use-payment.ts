@@ -28,7 +28,8 @@ export interface PaymentFlow {
   outcome: { tariffId: number; outcome: PaymentOutcome } | null;
   /** Packages bought during this visit. */
   purchased: readonly number[];
-  start: (tariff: Tariff) => void;
+  /** Pays for a plan or package; `promo`: a discount code taken off a plan's first payment. */
+  start: (tariff: Tariff, promo?: string) => void;
   /** Forgets the last outcome (another action's notice replaces it). */
   dismiss: () => void;
 }
@@ -85,7 +86,7 @@ export function usePayment({ api, widget, scriptUrl, pollDelayMs, pollAttempts }
     else confirming = { kind: 'confirming' };
   }
 
-  const start = (tariff: Tariff) => {
+  const start = (tariff: Tariff, promo?: string) => {
     // A package paid in the last flow stays bought.
     if (phase.kind === 'confirming' && confirming?.kind === 'paid' && isPackage(phase.tariff)) setPurchased((ids) => [...ids, phase.tariff.id]);
     setPhase({ kind: 'starting', tariff });
@@ -95,7 +96,7 @@ export function usePayment({ api, widget, scriptUrl, pollDelayMs, pollAttempts }
       try {
         await api.paymentKey();
         await widget.load(scriptUrl);
-        payment = await (isPackage(tariff) ? payPackage : paySubscription).mutateAsync({ query: { id: tariff.id } });
+        payment = isPackage(tariff) ? await payPackage.mutateAsync({ query: { id: tariff.id } }) : await paySubscription.mutateAsync({ query: { id: tariff.id, ...(promo ? { promo } : {}) } });
       } catch (err) {
         fail(err);
         return;

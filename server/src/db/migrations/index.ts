@@ -22,6 +22,16 @@ import * as m0031 from './0031_index_checkouts_and_ledger.ts';
 import * as m0032 from './0032_temporary_passwords.ts';
 import * as m0033 from './0033_viewer_notifications.ts';
 import * as m0034 from './0034_chat_history_in_send.ts';
+import * as m0040 from './0040_account_setup_steps.ts';
+import * as m0060 from './0060_keep_invoice_grants.ts';
+import * as m0070 from './0070_seeded_templates_grammar.ts';
+import * as m0080 from './0080_staff_second_factor.ts';
+import * as m0090 from './0090_create_promo_codes_and_referrals.ts';
+import * as m0100 from './0100_notices_and_personal_data.ts';
+import * as m0110 from './0110_chat_variants_and_search.ts';
+import * as m0120 from './0120_chat_history_cap_and_summaries.ts';
+import * as m0130 from './0130_wallet_at_commit.ts';
+import * as m0131 from './0131_chat_send_cap_lock_last.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +58,14 @@ export const migrations: Record<string, Migration> = {
   '0032_temporary_passwords': m0032,
   '0033_viewer_notifications': m0033,
   '0034_chat_history_in_send': m0034,
+  '0040_account_setup_steps': m0040,
+  '0060_keep_invoice_grants': m0060,
+  '0070_seeded_templates_grammar': m0070,
+  '0080_staff_second_factor': m0080,
+  '0090_create_promo_codes_and_referrals': m0090,
+  '0100_notices_and_personal_data': m0100,
+  '0110_chat_variants_and_search': m0110,
+  '0120_chat_history_cap_and_summaries': m0120,
+  '0130_wallet_at_commit': m0130,
+  '0131_chat_send_cap_lock_last': m0131,
 };

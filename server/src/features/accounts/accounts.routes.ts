@@ -4,7 +4,9 @@ import { mountRoute } from '../../lib/routes.ts';
 import { issueCsrfCookie } from './csrf.ts';
 import { clearSessionCookie, setSessionCookie } from './auth.plugin.ts';
 import { revokeSession } from './sessions.queries.ts';
-import { changePassword, confirmEmail, currentUser, isResetLinkValid, login, register, requestPasswordReset, resendEmailCode, resetPassword } from './accounts.service.ts';
+import { changePassword, confirmEmail, currentUser, isResetLinkValid, login, register, requestPasswordReset, resendEmailCode, resetPassword, signInCheckLevel } from './accounts.service.ts';
+import { createSignInChallenge } from './sign-in-check.ts';
+import { finishEnrolment, startEnrolment } from './second-factor.service.ts';
 
 const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
@@ -23,6 +25,8 @@ export default async function accountsRoutes(app: FastifyInstance): Promise<void
     setSessionCookie(reply, session, secure);
     return { token: session.bearer, user };
   });
+
+  mountRoute(app, accountRoutes.signInCheck, async ({ body }) => ({ challenge: await createSignInChallenge(ctx, body.email, await signInCheckLevel(ctx, body.email)) }));
 
   mountRoute(app, accountRoutes.login, async ({ req, reply, body }) => {
     const { session, user } = await login(ctx, body, meta(req));
@@ -55,6 +59,10 @@ export default async function accountsRoutes(app: FastifyInstance): Promise<void
     await changePassword(ctx, viewer, body);
     return { ok: true as const };
   });
+
+  mountRoute(app, accountRoutes.secondFactorSetup, async ({ viewer }) => startEnrolment(ctx, viewer));
+
+  mountRoute(app, accountRoutes.secondFactorEnable, async ({ req, viewer, body }) => ({ recovery_codes: await finishEnrolment(ctx, viewer, body.code, req.ip) }));
 
   mountRoute(app, accountRoutes.confirmEmail, async ({ req, viewer, body }) => {
     await confirmEmail(ctx, viewer.id, body.code, meta(req));

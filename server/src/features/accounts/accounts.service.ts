@@ -1,30 +1,43 @@
-import { ERROR_CODES, type User } from '@app/contracts';
+import { ERROR_CODES, signInLimitedText, type User } from '@app/contracts';
+import { attachReferrer } from '../promo/referral.queries.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
-import { hmacSha256, randomDigits, randomToken, safeEqual } from '../../lib/crypto.ts';
-import { clearRateLimit, hitRateLimit, returnRateLimitHit } from '../../lib/rate-limits.queries.ts';
+import { hmacSha256, randomDigits, safeEqual } from '../../lib/crypto.ts';
+import { clearRateLimit, countHit, hitRateLimit, hitsSoFar, returnRateLimitHit } from '../../lib/rate-limits.queries.ts';
 import type { Executor, Tx } from '../../db/database.ts';
-import { confirmationCodeMail, passwordResetMail } from '../../mail/templates.ts';
+import { confirmationCodeMail } from '../../mail/templates.ts';
 import { mailJob } from '../../mail/mail.job.ts';
+import { withUnsubscribe } from '../../mail/unsubscribe.ts';
+import { mailKeys } from '../../mail/mail-keys.ts';
 import { getBalances } from '../wallet/wallet.queries.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createSession, revokeOtherSessions, revokeUserSessions, type IssuedSession } from './sessions.queries.ts';
 import { findUserByEmail, findUserById, insertUser, lockUser, markEmailConfirmed, setPasswordHash } from './users.queries.ts';
 import { countCodeAttempt, latestOpenCode, markCodeUsed, replaceEmailCode, secondsSinceLastCode } from './email-codes.queries.ts';
-import { closeUserResets, findOpenReset, insertPasswordReset, lockOpenReset } from './password-resets.queries.ts';
+import { closeUserResets, findOpenReset, lockOpenReset } from './password-resets.queries.ts';
+import { passesSignInCheck } from './sign-in-check.ts';
+import { hasEnrolledFactor } from './second-factor.queries.ts';
+import { checkSignInCode } from './second-factor.service.ts';
+import { passwordResetJob } from './password-reset.job.ts';
 import type { UserRow } from './accounts.table.ts';
+import { currentLegal } from '../privacy/privacy.queries.ts';
 import type { Viewer } from './viewer.ts';
 
 export const EMAIL_CODE = { ttlMinutes: 30, maxAttempts: 5, resendSeconds: 60 } as const;
-export const RESET_LINK = { ttlMinutes: 60 } as const;
 
-/** Per-IP and per-email allowances of the sign-in forms (PRODUCT.md "Accounts"). */
+/**
+ * Allowances of the sign-in forms (PRODUCT.md "Accounts"). Each refuses only whom it counts: an
+ * address (every account tried from it), an address with one account, a signed-in user. An
+ * account tried from many addresses is never refused for it: past `loginCheckAfter` failures its
+ * sign-ins must pass the check (sign-in-check.ts) instead, harder as failures grow.
+ */
 export const AUTH_LIMITS = {
   loginPerIp: { max: 30, windowSeconds: 900 },
-  loginPerEmail: { max: 10, windowSeconds: 900 },
+  loginPerIpAndEmail: { max: 10, windowSeconds: 900 },
+  /** Failures of one account from any address, in a window, after which its sign-ins need the check (and each further this many, a level harder). */
+  loginCheckAfter: { max: 20, windowSeconds: 900 },
   registerPerIp: { max: 20, windowSeconds: 3600 },
   resetPerIp: { max: 20, windowSeconds: 3600 },
-  resetPerEmail: { max: 5, windowSeconds: 3600 },
   codePerIp: { max: 30, windowSeconds: 900 },
   codePerUser: { max: 20, windowSeconds: 900 },
   passwordChangePerUser: { max: 10, windowSeconds: 900 },
@@ -54,33 +67,51 @@ const codeHash = (ctx: AppContext, userId: number, code: string) => hmacSha256(c
 async function issueEmailCode(ctx: AppContext, tx: Tx, user: Pick<UserRow, 'id' | 'email'>): Promise<void> {
   const code = randomDigits(6);
   await replaceEmailCode(tx, user.id, codeHash(ctx, user.id, code), new Date(Date.now() + EMAIL_CODE.ttlMinutes * 60_000));
-  await ctx.jobs.send(mailJob, confirmationCodeMail(user.email, code, EMAIL_CODE.ttlMinutes), { tx });
+  await ctx.jobs.send(mailJob, withUnsubscribe(mailKeys(ctx), user.id, confirmationCodeMail(user.email, code, EMAIL_CODE.ttlMinutes)), { tx });
 }
 
-export async function register(ctx: AppContext, input: { email: string; password: string; password_confirmation: string }, meta: RequestMeta): Promise<{ session: IssuedSession; user: User }> {
-  await hitRateLimit(ctx.db, `register:ip:${meta.ip}`, AUTH_LIMITS.registerPerIp);
+/** Creates the account with its consent to the processing of personal data: when, to which version of the policy, from which address. */
+export async function register(ctx: AppContext, input: { email: string; password: string; password_confirmation: string; consent: true; ref?: string | undefined }, meta: RequestMeta): Promise<{ session: IssuedSession; user: User }> {
+  await hitRateLimit(ctx.db, `register:ip:${meta.ip}`, AUTH_LIMITS.registerPerIp, ctx.clock());
   assertPasswordsMatch(input.password, input.password_confirmation);
   const passwordHash = await hashPassword(input.password);
   return ctx.db.transaction().execute(async (tx) => {
-    const user = await insertUser(tx, { email: input.email, password_hash: passwordHash });
+    const policy = await currentLegal(tx, 'privacy');
+    const user = await insertUser(tx, { email: input.email, password_hash: passwordHash, consent_at: new Date(), consent_version: policy.version, consent_ip: meta.ip });
     if (!user) throw fieldError('email', 'Этот email уже зарегистрирован', 'EMAIL_TAKEN');
+    if (input.ref) await attachReferrer(tx, user.id, input.ref);
     await issueEmailCode(ctx, tx, user);
     const session = await createSession(tx, user.id, ctx.config.sessionTtlDays, meta);
     return { session, user: await toUserDto(tx, user) };
   });
 }
 
-export async function login(ctx: AppContext, input: { email: string; password: string }, meta: RequestMeta): Promise<{ session: IssuedSession; user: User }> {
+/** How hard the sign-in check of `email` is now: 0 (none asked) while its failures from every address are few. */
+export async function signInCheckLevel(ctx: AppContext, email: string): Promise<number> {
+  const { max, windowSeconds } = AUTH_LIMITS.loginCheckAfter;
+  return Math.floor((await hitsSoFar(ctx.db, `login:email:${email}`, windowSeconds, ctx.clock())) / max);
+}
+
+export async function login(ctx: AppContext, input: { email: string; password: string; check?: string | undefined; code?: string | undefined }, meta: RequestMeta): Promise<{ session: IssuedSession; user: User }> {
+  const now = ctx.clock();
+  // An account many sign-ins failed for, from whatever addresses: each sign-in solves a check first.
+  if ((await signInCheckLevel(ctx, input.email)) > 0 && !(await passesSignInCheck(ctx, input.email, input.check))) throw new AppError('SIGN_IN_CHECK_REQUIRED');
   // Only failed attempts use up the limits: every attempt is counted before the password is
   // checked (so concurrent guesses cannot all pass an uncounted check), and a successful one
-  // gives its IP hit back and ends the count of its email's failures.
-  const ipHit = await hitRateLimit(ctx.db, `login:ip:${meta.ip}`, AUTH_LIMITS.loginPerIp);
-  const emailHit = await hitRateLimit(ctx.db, `login:email:${input.email}`, AUTH_LIMITS.loginPerEmail);
+  // gives its hits back and ends the count of its address's failures with this account.
+  const ipHit = await hitRateLimit(ctx.db, `login:ip:${meta.ip}`, AUTH_LIMITS.loginPerIp, now, (s) => signInLimitedText('address', s));
+  const pairHit = await hitRateLimit(ctx.db, `login:ip-email:${meta.ip}:${input.email}`, AUTH_LIMITS.loginPerIpAndEmail, now, (s) => signInLimitedText('account', s));
+  const accountHit = await countHit(ctx.db, `login:email:${input.email}`, AUTH_LIMITS.loginCheckAfter.windowSeconds, now);
   const user = await findUserByEmail(ctx.db, input.email);
   const valid = await verifyPassword(user?.password_hash, input.password);
   if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
   if (user.blocked_at) throw new AppError('ACCOUNT_BLOCKED');
-  await Promise.all([returnRateLimitHit(ctx.db, ipHit), clearRateLimit(ctx.db, emailHit.key)]);
+  await Promise.all([returnRateLimitHit(ctx.db, ipHit), returnRateLimitHit(ctx.db, accountHit), clearRateLimit(ctx.db, pairHit.key)]);
+  // An account with a second factor gets a session only with its code: the form asks for it after the password.
+  if (await hasEnrolledFactor(ctx.db, user.id)) {
+    if (input.code === undefined) throw new AppError('SECOND_FACTOR_REQUIRED');
+    await checkSignInCode(ctx, user.id, input.code, meta.ip);
+  }
   const session = await createSession(ctx.db, user.id, ctx.config.sessionTtlDays, meta);
   return { session, user: await toUserDto(ctx.db, user) };
 }
@@ -88,8 +119,8 @@ export async function login(ctx: AppContext, input: { email: string; password: s
 type CodeOutcome = 'confirmed' | 'invalid' | 'exhausted' | 'expired' | 'already';
 
 export async function confirmEmail(ctx: AppContext, userId: number, code: string, meta: RequestMeta): Promise<void> {
-  await hitRateLimit(ctx.db, `code:ip:${meta.ip}`, AUTH_LIMITS.codePerIp);
-  await hitRateLimit(ctx.db, `code:user:${String(userId)}`, AUTH_LIMITS.codePerUser);
+  await hitRateLimit(ctx.db, `code:ip:${meta.ip}`, AUTH_LIMITS.codePerIp, ctx.clock());
+  await hitRateLimit(ctx.db, `code:user:${String(userId)}`, AUTH_LIMITS.codePerUser, ctx.clock());
   // The attempt counter must be committed even when the code is wrong, so the outcome is
   // decided inside the transaction and thrown only after it commits.
   const outcome = await ctx.db.transaction().execute(async (tx): Promise<CodeOutcome> => {
@@ -138,23 +169,20 @@ export async function resendEmailCode(ctx: AppContext, userId: number): Promise<
   return EMAIL_CODE.resendSeconds;
 }
 
-/** Mails a reset link when the account exists; answers the same either way. */
+/**
+ * A reset request: whatever the email, the same statements — its address counted, a job queued
+ * (`passwordResetJob` decides whether there is an account to mail) — so the reply neither says nor
+ * takes longer for an account that exists. Only the address is limited: nobody else's requests
+ * can hold back an owner's.
+ */
 export async function requestPasswordReset(ctx: AppContext, email: string, meta: RequestMeta): Promise<void> {
-  await hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, AUTH_LIMITS.resetPerIp);
-  await hitRateLimit(ctx.db, `reset:email:${email}`, AUTH_LIMITS.resetPerEmail);
-  const user = await findUserByEmail(ctx.db, email);
-  if (!user || user.blocked_at) return;
-  const token = randomToken('', 32);
-  const link = `${ctx.config.publicUrl}/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
-  await ctx.db.transaction().execute(async (tx) => {
-    await insertPasswordReset(tx, user.id, token, new Date(Date.now() + RESET_LINK.ttlMinutes * 60_000));
-    await ctx.jobs.send(mailJob, passwordResetMail(user.email, link, RESET_LINK.ttlMinutes), { tx });
-  });
+  await hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, AUTH_LIMITS.resetPerIp, ctx.clock());
+  await ctx.jobs.send(passwordResetJob, { email });
 }
 
 /** Sets a new password with a single-use link; ends every session of the account. */
 export async function resetPassword(ctx: AppContext, input: { email: string; token: string; password: string; password_confirmation: string }, meta: RequestMeta): Promise<void> {
-  await hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, AUTH_LIMITS.resetPerIp);
+  await hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, AUTH_LIMITS.resetPerIp, ctx.clock());
   assertPasswordsMatch(input.password, input.password_confirmation);
   const passwordHash = await hashPassword(input.password);
   const userId = await ctx.db.transaction().execute(async (tx) => {
@@ -176,7 +204,7 @@ export async function resetPassword(ctx: AppContext, input: { email: string; tok
  * one); the account's other sessions end, this one goes on. Wrong guesses are limited per user.
  */
 export async function changePassword(ctx: AppContext, viewer: Viewer, input: { current_password: string; password: string }): Promise<void> {
-  await hitRateLimit(ctx.db, `password:user:${String(viewer.id)}`, AUTH_LIMITS.passwordChangePerUser);
+  await hitRateLimit(ctx.db, `password:user:${String(viewer.id)}`, AUTH_LIMITS.passwordChangePerUser, ctx.clock());
   const user = await findUserById(ctx.db, viewer.id);
   if (!user || !(await verifyPassword(user.password_hash, input.current_password))) throw fieldError('current_password', ERROR_CODES.WRONG_PASSWORD.message, 'WRONG_PASSWORD');
   const passwordHash = await hashPassword(input.password);

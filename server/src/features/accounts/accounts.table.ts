@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { Role } from '@app/contracts';
+import type { Role, SetupStep } from '@app/contracts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
@@ -11,10 +11,24 @@ export interface UsersTable {
   role: ColumnType<Role, Role | undefined, Role>;
   email_confirmed_at: Date | null;
   blocked_at: Date | null;
-  /** The password was chosen for the user (`admin:create`): they must set their own before anything else. */
+  /** The password was chosen for the user (`admin:create`), who must set their own (setup step `password`). */
   password_temporary: ColumnType<boolean, boolean | undefined, boolean>;
+  /** What the account must do before anything else, in order (`SETUP_STEPS`). */
+  setup_steps: ColumnType<SetupStep[], SetupStep[] | undefined, SetupStep[]>;
   welcome_closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   telegram_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Optional mail notices the user turned off (`OPTIONAL_NOTICE_KINDS`). */
+  notices_off: ColumnType<string[], string[] | undefined, string[]>;
+  /** Consent to the processing of personal data: when, to which version of the policy, from which address. */
+  consent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  consent_version: ColumnType<number | null, number | null | undefined, number | null>;
+  consent_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account was deleted: its email is a placeholder, everything but payments and the ledger erased. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The code of the user's referral link (`/register?ref=<code>`), made when first asked for. */
+  referral_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who invited the user (registered through their link). */
+  referred_by: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -61,7 +75,28 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+export interface SecondFactorsTable {
+  user_id: number;
+  /** The TOTP secret, encrypted (`second-factor.ts`). */
+  secret: string;
+  /** Null while the enrolment waits for the app's first code. */
+  enrolled_at: Date | null;
+  /** The last time step whose code was accepted: a code is never taken twice. */
+  last_step: ColumnType<string, number | undefined, number>;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Date | null;
+  created_at: CreatedAt;
+}
+
 export interface AccountTables {
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
   users: UsersTable;
   sessions: SessionsTable;
   email_codes: EmailCodesTable;

@@ -22,3 +22,15 @@ export const lockOpenReset = (tx: Tx, token: string, email: string) => findOpenR
 /** Ends every open reset link of a user (a link works once; using one ends the others). */
 export const closeUserResets = (db: Executor, userId: number) =>
   db.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+
+/** How many reset links of a user still work (unused, unexpired). */
+export async function countOpenResets(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -39,7 +39,7 @@ const liveSessionBy = (column: 'sessions.bearer_hash' | 'sessions.cookie_hash') 
       db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at', 'users.password_temporary'])
+        .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id', 'users.email', 'users.role', 'users.email_confirmed_at', 'users.blocked_at', 'users.password_temporary', 'users.setup_steps'])
         .where(column, '=', hash)
         .where('sessions.revoked_at', 'is', null)
         .where('sessions.expires_at', '>', sql<Date>`now()`),
@@ -66,7 +66,8 @@ export async function findLiveSession(db: Executor, hash: Buffer, via: Viewer['v
       role: row.role,
       emailConfirmed: row.email_confirmed_at !== null,
       blocked: row.blocked_at !== null,
-      mustChangePassword: row.password_temporary,
+      setupStep: row.setup_steps[0] ?? null,
+      passwordTemporary: row.password_temporary,
       sessionId: row.session_id,
       via,
     },
@@ -84,9 +85,10 @@ export async function revokeSession(db: Executor, sessionId: number): Promise<vo
   await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
-/** Ends every session of a user (after a password reset). */
-export async function revokeUserSessions(db: Executor, userId: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+/** Ends every session of a user (after a password reset, when made staff); answers how many were live. */
+export async function revokeUserSessions(db: Executor, userId: number): Promise<number> {
+  const res = await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /** Ends every session of a user but one (the one that changed the password goes on). */

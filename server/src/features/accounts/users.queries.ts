@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { SetupStep } from '@app/contracts';
 import type { Executor, Tx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { NewUserRow, UserRow } from './accounts.table.ts';
@@ -18,9 +20,13 @@ export const insertUser = (db: Executor, user: NewUserRow): Promise<UserRow | un
     .returningAll()
     .executeTakeFirst();
 
-/** Sets a password its owner chose (a reset, a change): it is no longer a temporary one. */
+/** Sets a password its owner chose (a reset, a change): it is no longer a temporary one, and the `password` setup step is done. */
 export const setPasswordHash = (db: Executor, userId: number, passwordHash: string) =>
-  db.updateTable('users').set({ password_hash: passwordHash, password_temporary: false, updated_at: new Date() }).where('id', '=', userId).execute();
+  db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_temporary: false, setup_steps: sql<SetupStep[]>`array_remove(setup_steps, 'password')`, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
 
 export const markEmailConfirmed = (db: Executor, userId: number) =>
   db.updateTable('users').set({ email_confirmed_at: new Date(), updated_at: new Date() }).where('id', '=', userId).where('email_confirmed_at', 'is', null).execute();
@@ -29,10 +35,17 @@ export const markEmailConfirmed = (db: Executor, userId: number) =>
 export const lockUser = (tx: Tx, userId: number) =>
   tx.selectFrom('users').select(['id', 'email', 'email_confirmed_at']).where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
 
-/** Makes an existing user an admin; answers whether one existed. */
-export async function promoteToAdmin(db: Executor, email: string): Promise<boolean> {
-  return (await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('email', '=', email).returning('id').executeTakeFirst()) !== undefined;
-}
+/** The user with this email, locked for a change of role. */
+export const lockUserByEmail = (tx: Tx, email: string) =>
+  tx.selectFrom('users').select(['id', 'role', 'email_confirmed_at', 'blocked_at']).where('email', '=', email).forUpdate().executeTakeFirst();
+
+/** Makes a user staff who must set a new password before anything else (the `password` setup step first). */
+export const promoteToAdmin = (tx: Tx, userId: number) =>
+  tx
+    .updateTable('users')
+    .set({ role: 'admin', setup_steps: sql<SetupStep[]>`array['password'] || array_remove(setup_steps, 'password')`, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
 
 /** The current subscription of the user with this email (for the sandbox's renew command). */
 export const currentSubscriptionByEmail = (db: Executor, email: string) =>

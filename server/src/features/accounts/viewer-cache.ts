@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import type { PgListener } from '../../lib/pg-listener.ts';
-import { findLiveSession, touchSession, type LiveSession } from './sessions.queries.ts';
+import { findLiveSession, revokeSession, touchSession, type LiveSession } from './sessions.queries.ts';
 import type { Viewer } from './viewer.ts';
 
 /**
@@ -20,6 +20,12 @@ async function touchWhenDue(db: Executor, session: LiveSession, now: number): Pr
   session.lastSeenAt = new Date(now);
   await touchSession(db, session.viewer.sessionId);
 }
+
+/** A staff session unused this long ends: the admin panel moves money. */
+export const STAFF_IDLE_MS = 12 * 3_600_000;
+
+/** A staff session that has been idle too long (its "last seen" is at most {@link TOUCH_EVERY_MS} behind). */
+const idleStaff = (session: LiveSession, now: number) => session.viewer.role === 'admin' && now - session.lastSeenAt.getTime() > STAFF_IDLE_MS;
 
 interface Entry {
   session: LiveSession;
@@ -71,7 +77,7 @@ export class ViewerCache {
     const key = `${via}:${hash.toString('base64')}`;
     const now = Date.now();
     const hit = this.usable ? this.entries.get(key) : undefined;
-    if (hit && now - hit.at < this.opts.ttlMs && hit.session.expiresAt.getTime() > now) {
+    if (hit && now - hit.at < this.opts.ttlMs && hit.session.expiresAt.getTime() > now && !idleStaff(hit.session, now)) {
       await touchWhenDue(db, hit.session, now);
       return { ...hit.session.viewer };
     }
@@ -79,6 +85,10 @@ export class ViewerCache {
     const epoch = this.epoch;
     const session = await findLiveSession(db, hash, via);
     if (!session) return null;
+    if (idleStaff(session, now)) {
+      await revokeSession(db, session.viewer.sessionId);
+      return null;
+    }
     await touchWhenDue(db, session, now);
     if (this.usable && this.epoch === epoch) this.keep(key, { session, at: now });
     return { ...session.viewer };

@@ -1,4 +1,4 @@
-import type { Role } from '@app/contracts';
+import type { Role, SetupStep } from '@app/contracts';
 
 /** Who makes a request, resolved from the bearer token or the session cookie. */
 export interface Viewer {
@@ -7,8 +7,10 @@ export interface Viewer {
   role: Role;
   emailConfirmed: boolean;
   blocked: boolean;
-  /** Signed in with a temporary password: only the password change and sign-out work until it is changed. */
-  mustChangePassword: boolean;
+  /** The account's first pending setup step: only the route that does it and sign-out work until it is done. */
+  setupStep: SetupStep | null;
+  /** The password is a temporary one (`admin:create` printed it): what the `password` step replaces. */
+  passwordTemporary: boolean;
   sessionId: number;
   via: 'bearer' | 'cookie';
 }

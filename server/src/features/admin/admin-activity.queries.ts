@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { GenerationStatus } from '../generations/generations.table.ts';
 import { containing } from './admin-list.ts';
-import { direction, pageOf } from './admin-page.ts';
+import { direction, pageOf } from './admin-page.queries.ts';
 
 type Dir = 'asc' | 'desc';
 
@@ -75,8 +75,8 @@ export function listChats(db: Executor, opts: { q: string; sort: keyof typeof CH
 export const findChatRow = (db: Executor, id: number) => chats(db).select(CHAT_FIELDS).where('c.id', '=', id).executeTakeFirst();
 export type AdminChatRow = NonNullable<Awaited<ReturnType<typeof findChatRow>>>;
 
-/** The chat's latest `limit` messages, oldest first, with their images' file ids. */
-export async function chatMessages(db: Executor, chatId: number, limit: number) {
+/** The chat's latest `limit` messages (before the message `before`, when given), oldest first, with their images' file ids. */
+export async function chatMessages(db: Executor, chatId: number, limit: number, before?: number) {
   const rows = await db
     .selectFrom('chat_messages as m')
     .select([
@@ -93,6 +93,7 @@ export async function chatMessages(db: Executor, chatId: number, limit: number) 
       sql<(string | number)[]>`coalesce((select array_agg(f.file_id order by f.position) from chat_message_files f where f.message_id = m.id), '{}')`.as('files'),
     ])
     .where('m.chat_id', '=', chatId)
+    .$if(before !== undefined, (q) => q.where('m.id', '<', before ?? 0))
     .orderBy('m.id', 'desc')
     .limit(limit)
     .execute();

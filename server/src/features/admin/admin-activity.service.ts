@@ -1,12 +1,12 @@
-import type { AdminChat, AdminChatDetail } from '@app/contracts';
+import { CHAT_LIMITS, type AdminChat, type AdminChatDetail } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { mediaToWire } from '../wallet/wallet.queries.ts';
 import { lastPage } from './admin-list.ts';
 import { chatMessages, findChatRow, listChats, listGenerations, type AdminChatRow } from './admin-activity.queries.ts';
 
-/** Messages of one chat an admin reads at once (the latest ones). */
-const CHAT_MESSAGES = 1000;
+/** Messages of one chat an admin reads at once (as the user's own chat pages). */
+const CHAT_MESSAGES = CHAT_LIMITS.messagesPage;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -50,10 +50,13 @@ export async function adminChats(ctx: AppContext, query: Parameters<typeof listC
   return { data: rows.map(toAdminChat), last_page: lastPage(total) };
 }
 
-export async function adminChat(ctx: AppContext, id: number): Promise<AdminChatDetail> {
+/** A chat with a page of its messages: the newest, or those before the message `before`; `truncated` when older ones remain. */
+export async function adminChat(ctx: AppContext, id: number, before?: number): Promise<AdminChatDetail> {
   const row = await findChatRow(ctx.db, id);
   if (!row) throw new AppError('NOT_FOUND', 'Чат не найден');
-  const messages = await chatMessages(ctx.db, id, CHAT_MESSAGES);
+  // One more than a page tells whether older messages remain.
+  const read = await chatMessages(ctx.db, id, CHAT_MESSAGES + 1, before);
+  const messages = read.slice(-CHAT_MESSAGES);
   const chat = toAdminChat(row);
   return {
     ...chat,
@@ -70,6 +73,6 @@ export async function adminChat(ctx: AppContext, id: number): Promise<AdminChatD
       files: m.files.map(Number),
       created_at: m.created_at.toISOString(),
     })),
-    truncated: chat.message_count > messages.length,
+    truncated: read.length > messages.length,
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
+import { deactivateRow } from './admin-ai.queries.ts';
 import { recordAudit } from './audit.queries.ts';
 
 /* What every edit of the admin's AI catalogue shares: list queries, field errors, audited writes. */
@@ -52,7 +53,7 @@ export async function applyChange<S>(tx: Tx, actor: Viewer, entity: string, id: 
 /** Switches off a product or model that history refers to, instead of deleting it (already off: nothing to do). */
 export async function switchOff(tx: Tx, actor: Viewer, table: 'ai_products' | 'ai_models', entity: string, row: { id: number; active: boolean }): Promise<AdminDeleteResult> {
   if (row.active) {
-    await tx.updateTable(table).set({ active: false, updated_at: new Date() }).where('id', '=', row.id).execute();
+    await deactivateRow(tx, table, row.id);
     await audit(tx, actor, entity, row.id, 'deactivate', { active: true }, { active: false });
   }
   return { outcome: 'deactivated' };

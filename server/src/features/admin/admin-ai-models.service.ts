@@ -14,8 +14,7 @@ import type { Executor, Tx } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import type { AiModelRow, ModelKind, ProviderConnectionRow, ProviderProtocol } from '../ai/ai.table.ts';
-import { findConnection } from '../ai/ai.queries.ts';
-import { catalogChanged } from '../ai/model-cache.ts';
+import { catalogChanged, findConnection } from '../ai/ai.queries.ts';
 import { readModelSetting, type ModelSetting } from '../ai/model-setting.ts';
 import { mediaFromWire, mediaToWire } from '../wallet/wallet.queries.ts';
 import { destinationRefusal } from '../../providers/provider-network.ts';
@@ -23,8 +22,11 @@ import { lastPage } from './admin-list.ts';
 import { FieldErrors, applyChange, audit, defined, iso, switchOff, type ListQuery } from './admin-ai-edits.ts';
 import {
   connectionModelKinds,
+  deleteCatalogRow,
   findModel,
   findProvider,
+  insertModel,
+  insertProvider,
   listModels,
   listProviders,
   lockModel,
@@ -32,6 +34,8 @@ import {
   modelHasHistory,
   modelProductVariants,
   providerNamed,
+  updateModelRow,
+  updateProviderRow,
   type ModelListRow,
   type ProviderListRow,
 } from './admin-ai.queries.ts';
@@ -67,6 +71,7 @@ const toModel = (r: ModelListRow): AdminAiModel => ({
   media_price: mediaToWire(r.media_price_tenths),
   media_per_second: mediaToWire(r.media_per_second_tenths),
   max_output_tokens: r.max_output_tokens,
+  history_messages: r.history_messages,
   setting: readModelSetting(r.setting),
   description: r.description,
   sort: r.sort,
@@ -86,6 +91,7 @@ interface ModelInput {
   media_price: number;
   media_per_second: number;
   max_output_tokens: number;
+  history_messages: number | null;
   setting: { model: { params: ModelParamInput[] } };
   description: string;
   sort: number;
@@ -103,6 +109,7 @@ const modelState = (r: AiModelRow): ModelState => ({
   media_price_tenths: r.media_price_tenths,
   media_per_second_tenths: r.media_per_second_tenths,
   max_output_tokens: r.max_output_tokens,
+  history_messages: r.history_messages,
   setting: readModelSetting(r.setting),
   description: r.description,
   sort: r.sort,
@@ -173,7 +180,7 @@ export async function createModel(ctx: AppContext, actor: Viewer, body: ModelInp
   return catalogChange(ctx, async (tx) => {
     const state = fromInput(body) as ModelState;
     await checkModel(tx, null, state, 'all');
-    const row = await tx.insertInto('ai_models').values(modelValues(state)).returningAll().executeTakeFirstOrThrow();
+    const row = await insertModel(tx, modelValues(state));
     await audit(tx, actor, 'ai_model', row.id, 'create', null, modelState(row));
     return adminModel(tx, row.id);
   });
@@ -187,7 +194,7 @@ export async function updateModel(ctx: AppContext, actor: Viewer, id: number, ch
     const before = modelState(row);
     const after: ModelState = { ...before, ...given };
     await checkModel(tx, id, after, new Set(Object.keys(given)));
-    await applyChange(tx, actor, 'ai_model', id, before, after, () => tx.updateTable('ai_models').set({ ...modelValues(after), updated_at: new Date() }).where('id', '=', id).execute());
+    await applyChange(tx, actor, 'ai_model', id, before, after, () => updateModelRow(tx, id, modelValues(after)));
     return adminModel(tx, id);
   });
 }
@@ -203,7 +210,7 @@ export async function deleteModel(ctx: AppContext, actor: Viewer, id: number): P
     const products = (await modelProductVariants(tx, id)).length;
     if (products > 0) throw new AppError('IN_USE', `На модели работают продукты (${String(products)}): выберите им другую модель или удалите их, затем удалите модель`);
     if (await modelHasHistory(tx, id)) return switchOff(tx, actor, 'ai_models', 'ai_model', row);
-    await tx.deleteFrom('ai_models').where('id', '=', id).execute();
+    await deleteCatalogRow(tx, 'ai_models', id);
     await audit(tx, actor, 'ai_model', id, 'delete', modelState(row), null);
     return { outcome: 'deleted' };
   });
@@ -316,7 +323,7 @@ export async function createProvider(ctx: AppContext, actor: Viewer, body: Provi
   return catalogChange(ctx, async (tx) => {
     const state = providerInput(body) as ProviderState;
     await checkProvider(ctx, tx, null, state);
-    const row = await tx.insertInto('provider_connections').values(state).returningAll().executeTakeFirstOrThrow();
+    const row = await insertProvider(tx, state);
     await audit(tx, actor, 'provider', row.id, 'create', null, providerState(row));
     return adminProvider(ctx, tx, row.id);
   }).catch(nameTaken);
@@ -330,7 +337,7 @@ export async function updateProvider(ctx: AppContext, actor: Viewer, id: number,
     const before = providerState(row);
     const after: ProviderState = { ...before, ...providerInput(change) };
     await checkProvider(ctx, tx, id, after, before);
-    await applyChange(tx, actor, 'provider', id, before, after, () => tx.updateTable('provider_connections').set({ ...after, updated_at: new Date() }).where('id', '=', id).execute());
+    await applyChange(tx, actor, 'provider', id, before, after, () => updateProviderRow(tx, id, after));
     return adminProvider(ctx, tx, id);
   }).catch(nameTaken);
 }
@@ -342,7 +349,7 @@ export async function deleteProvider(ctx: AppContext, actor: Viewer, id: number)
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.providerNotFound);
     const models = (await connectionModelKinds(tx, id)).length;
     if (models > 0) throw new AppError('IN_USE', `К подключению привязаны модели (${String(models)}): перенесите их на другое подключение или удалите, затем удалите подключение`);
-    await tx.deleteFrom('provider_connections').where('id', '=', id).execute();
+    await deleteCatalogRow(tx, 'provider_connections', id);
     await audit(tx, actor, 'provider', id, 'delete', providerState(row), null);
     return { outcome: 'deleted' };
   });

@@ -1,7 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { ADMIN_PAGE_SIZE, type ProductVariant } from '@app/contracts';
 import type { Executor, Tx } from '../../db/database.ts';
-import type { ModelKind } from '../ai/ai.table.ts';
+import type { AiModelsTable, ModelKind, ProviderConnectionsTable } from '../ai/ai.table.ts';
+import type { AiCategoriesTable, AiProductsTable } from '../catalog/catalog.table.ts';
 import { containing, pageOffset } from './admin-list.ts';
 
 /* Every statement of the admin's AI catalogue: categories, products, models and provider connections. */
@@ -58,10 +59,15 @@ const products = (db: Executor) =>
     .selectFrom('ai_products as p')
     .innerJoin('ai_categories as c', 'c.id', 'p.category_id')
     .innerJoin('ai_models as m', 'm.id', 'p.model_id')
+    .innerJoin('provider_connections as pc', 'pc.id', 'm.connection_id')
     .select([
       'p.id',
       'p.category_id',
       'c.name as category',
+      'c.active as category_active',
+      'm.active as model_active',
+      'pc.active as connection_active',
+      'pc.name as connection',
       'p.variant',
       'p.name',
       'p.description',
@@ -70,6 +76,11 @@ const products = (db: Executor) =>
       'p.model_id',
       'm.name as model',
       'm.kind as model_kind',
+      'm.words_per_token',
+      'm.max_output_tokens',
+      'm.media_price_tenths',
+      'm.media_per_second_tenths',
+      'm.setting',
       'p.example_file_id',
       'p.sort',
       'p.active',
@@ -174,3 +185,38 @@ export const firstTalkingModel = async (db: Executor, connectionId: number) =>
       .orderBy('id')
       .executeTakeFirst()
   )?.provider_model;
+
+// Writes (each in the caller's transaction, which holds the record's lock and writes the audit)
+
+/** The catalogue's tables that admins edit: each record has an `id` and an `updated_at`. */
+type CatalogTable = 'ai_categories' | 'ai_products' | 'ai_models' | 'provider_connections';
+
+export const insertCategory = (db: Executor, values: Insertable<AiCategoriesTable>) => db.insertInto('ai_categories').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const insertProduct = (db: Executor, values: Insertable<AiProductsTable>) => db.insertInto('ai_products').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const insertModel = (db: Executor, values: Insertable<AiModelsTable>) => db.insertInto('ai_models').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const insertProvider = (db: Executor, values: Insertable<ProviderConnectionsTable>) => db.insertInto('provider_connections').values(values).returningAll().executeTakeFirstOrThrow();
+
+/** Changes a category, stamping `updated_at`. */
+export const updateCategoryRow = (db: Executor, id: number, values: Updateable<AiCategoriesTable>) =>
+  db.updateTable('ai_categories').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+
+/** Changes a product (its fields, or its example image alone), stamping `updated_at`. */
+export const updateProductRow = (db: Executor, id: number, values: Updateable<AiProductsTable>) =>
+  db.updateTable('ai_products').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+
+/** Changes a model, stamping `updated_at`. */
+export const updateModelRow = (db: Executor, id: number, values: Updateable<AiModelsTable>) =>
+  db.updateTable('ai_models').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+
+/** Changes a connection, stamping `updated_at` (every process then builds its adapter anew). */
+export const updateProviderRow = (db: Executor, id: number, values: Updateable<ProviderConnectionsTable>) =>
+  db.updateTable('provider_connections').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+
+/** Switches a product or model off, stamping `updated_at`. */
+export const deactivateRow = (db: Executor, table: 'ai_products' | 'ai_models', id: number) =>
+  db.updateTable(table).set({ active: false, updated_at: new Date() }).where('id', '=', id).execute();
+
+export const deleteCatalogRow = (db: Executor, table: CatalogTable, id: number) => db.deleteFrom(table).where('id', '=', id).execute();

@@ -17,6 +17,7 @@ import type { UploadedFile } from '../../lib/multipart.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import type { AiProductRow } from '../catalog/catalog.table.ts';
 import { readProductFields } from '../catalog/product-fields.ts';
+import { catalogPrice } from '../catalog/catalog.service.ts';
 import { storeFiles } from '../files/files.service.ts';
 import { deleteFileById } from '../files/files.queries.ts';
 import { lastPage } from './admin-list.ts';
@@ -24,14 +25,19 @@ import { FieldErrors, applyChange, audit, defined, iso, removeBlob, switchOff, t
 import {
   categoryExists,
   categoryProducts,
+  deleteCatalogRow,
   findCategory,
   findModelKind,
   findProduct,
+  insertCategory,
+  insertProduct,
   listCategories,
   listProducts,
   lockCategory,
   lockProduct,
   productRuns,
+  updateCategoryRow,
+  updateProductRow,
   type CategoryRow,
   type ProductListRow,
 } from './admin-ai.queries.ts';
@@ -67,7 +73,7 @@ export async function adminCategory(db: Executor, id: number): Promise<AdminAiCa
 
 export async function createCategory(ctx: AppContext, actor: Viewer, body: CategoryState): Promise<AdminAiCategory> {
   return ctx.db.transaction().execute(async (tx) => {
-    const row = await tx.insertInto('ai_categories').values(categoryState(body)).returningAll().executeTakeFirstOrThrow();
+    const row = await insertCategory(tx, categoryState(body));
     await audit(tx, actor, 'ai_category', row.id, 'create', null, categoryState(row));
     return adminCategory(tx, row.id);
   });
@@ -79,7 +85,7 @@ export async function updateCategory(ctx: AppContext, actor: Viewer, id: number,
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.categoryNotFound);
     const before = categoryState(row);
     const after = categoryState({ ...before, ...defined(change) });
-    await applyChange(tx, actor, 'ai_category', id, before, after, () => tx.updateTable('ai_categories').set({ ...after, updated_at: new Date() }).where('id', '=', id).execute());
+    await applyChange(tx, actor, 'ai_category', id, before, after, () => updateCategoryRow(tx, id, after));
     return adminCategory(tx, id);
   });
 }
@@ -92,7 +98,7 @@ export async function deleteCategory(ctx: AppContext, actor: Viewer, id: number)
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.categoryNotFound);
     const products = await categoryProducts(tx, id);
     if (products > 0) throw new AppError('IN_USE', `В категории есть продукты (${String(products)}): перенесите их в другую категорию или удалите, затем удалите категорию`);
-    await tx.deleteFrom('ai_categories').where('id', '=', id).execute();
+    await deleteCatalogRow(tx, 'ai_categories', id);
     await audit(tx, actor, 'ai_category', id, 'delete', categoryState(row), null);
     return { outcome: 'deleted' };
   });
@@ -115,6 +121,9 @@ const toProduct = (r: ProductListRow): AdminAiProduct => ({
   model_id: r.model_id,
   model: r.model,
   model_kind: r.model_kind,
+  price: catalogPrice(r),
+  connection: r.connection,
+  hidden_because: !r.active ? null : !r.category_active ? 'category' : !r.model_active ? 'model' : !r.connection_active ? 'connection' : null,
   example_url: r.example_file_id === null ? null : `/api/new/files/${String(r.example_file_id)}`,
   sort: r.sort,
   active: r.active,
@@ -208,7 +217,7 @@ const productValues = (s: ProductState) => ({ ...s, fields: JSON.stringify(s.fie
 export async function createProduct(ctx: AppContext, actor: Viewer, body: ProductState): Promise<AdminAiProduct> {
   return ctx.db.transaction().execute(async (tx) => {
     await checkProduct(tx, body, 'all');
-    const row = await tx.insertInto('ai_products').values(productValues(body)).returningAll().executeTakeFirstOrThrow();
+    const row = await insertProduct(tx, productValues(body));
     await audit(tx, actor, 'ai_product', row.id, 'create', null, productState(row));
     return adminProduct(tx, row.id);
   });
@@ -223,7 +232,7 @@ export async function updateProduct(ctx: AppContext, actor: Viewer, id: number, 
     // The given fields as they came: the reader's check below must see them unread.
     const after: ProductState = { ...before, ...given };
     await checkProduct(tx, after, new Set(Object.keys(given) as (keyof ProductState)[]));
-    await applyChange(tx, actor, 'ai_product', id, before, after, () => tx.updateTable('ai_products').set({ ...productValues(after), updated_at: new Date() }).where('id', '=', id).execute());
+    await applyChange(tx, actor, 'ai_product', id, before, after, () => updateProductRow(tx, id, productValues(after)));
     return adminProduct(tx, id);
   });
 }
@@ -239,7 +248,7 @@ export async function deleteProduct(ctx: AppContext, actor: Viewer, id: number):
     const row = await lockProduct(tx, id);
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.productNotFound);
     if ((await productRuns(tx, id)) > 0) return switchOff(tx, actor, 'ai_products', 'ai_product', row);
-    await tx.deleteFrom('ai_products').where('id', '=', id).execute();
+    await deleteCatalogRow(tx, 'ai_products', id);
     if (row.example_file_id !== null) blob = (await deleteFileById(tx, row.example_file_id))?.storage_key;
     await audit(tx, actor, 'ai_product', id, 'delete', { ...productState(row), example_file_id: row.example_file_id }, null);
     return { outcome: 'deleted' };
@@ -262,7 +271,7 @@ export async function setProductExample(ctx: AppContext, actor: Viewer, id: numb
       const row = await lockProduct(tx, id);
       if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.productNotFound);
       const file = await save({ ownerId: null, purpose: 'product_example', body: image.data, contentType: image.mime, originalName: image.name });
-      await tx.updateTable('ai_products').set({ example_file_id: file.id, updated_at: new Date() }).where('id', '=', id).execute();
+      await updateProductRow(tx, id, { example_file_id: file.id });
       if (row.example_file_id !== null) replaced = (await deleteFileById(tx, row.example_file_id))?.storage_key;
       const after = { example_file_id: file.id, name: file.original_name, content_type: file.content_type, size: file.size };
       await audit(tx, actor, 'ai_product', id, 'example', { example_file_id: row.example_file_id }, after);
@@ -281,7 +290,7 @@ export async function deleteProductExample(ctx: AppContext, actor: Viewer, id: n
     const row = await lockProduct(tx, id);
     if (!row) throw new AppError('NOT_FOUND', ADMIN_AI_TEXTS.productNotFound);
     if (row.example_file_id !== null) {
-      await tx.updateTable('ai_products').set({ example_file_id: null, updated_at: new Date() }).where('id', '=', id).execute();
+      await updateProductRow(tx, id, { example_file_id: null });
       blob = (await deleteFileById(tx, row.example_file_id))?.storage_key;
       await audit(tx, actor, 'ai_product', id, 'example', { example_file_id: row.example_file_id }, { example_file_id: null });
     }

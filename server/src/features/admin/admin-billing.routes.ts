@@ -36,7 +36,7 @@ export default async function adminBillingRoutesPlugin(app: FastifyInstance): Pr
   mountRoute(app, r.deleteDashboardCard, ({ viewer, params }) => removeCard(ctx, viewer, params.id));
   mountRoute(app, r.generations, ({ query }) => adminGenerations(ctx, query));
   mountRoute(app, r.chats, ({ query }) => adminChats(ctx, query));
-  mountRoute(app, r.chat, ({ params }) => adminChat(ctx, params.id));
+  mountRoute(app, r.chat, ({ params, query }) => adminChat(ctx, params.id, query.before));
   mountRoute(app, r.analytics, ({ query }) => analytics(ctx, query));
   mountRoute(app, r.settings, () => adminSettings(ctx));
   mountRoute(app, r.updateSettings, ({ viewer, body }) => updateSettings(ctx, viewer, body));

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { DashboardCardsTable } from '../billing/billing.table.ts';
 import { containing } from './admin-list.ts';
-import { direction, pageOf } from './admin-page.ts';
+import { direction, pageOf } from './admin-page.queries.ts';
 
 const ORDER = { id: 'c.id', sort: 'c.sort', name: 'c.name', created_at: 'c.created_at' } as const;
 

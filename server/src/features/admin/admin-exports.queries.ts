@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { ANALYTICS_TIME_ZONE } from '@app/contracts';
 import type { Executor } from '../../db/database.ts';
 import { within, type Period } from './admin-analytics.queries.ts';
+import { ledgerInWords } from '../wallet/balance-history.queries.ts';
 
 /*
  * The rows of the CSV exports, read in batches by keyset (the moment, then the id): a period of
@@ -19,12 +20,11 @@ export interface Cursor {
 /** A moment as people in Moscow read it: `25.11.2026 20:29:03`. */
 const moscow = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone ${ANALYTICS_TIME_ZONE}, 'DD.MM.YYYY HH24:MI:SS')`;
 
-/** Ledger rows of the period, oldest first, with their users' emails. */
+/** Ledger rows of the period, oldest first, with their users' emails and what saying them in words needs (as the balance history). */
 export function ledgerBatch(db: Executor, period: Period, after: Cursor | null, limit: number) {
-  let query = db
-    .selectFrom('wallet_ledger as l')
+  let query = ledgerInWords(db)
     .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['l.id', 'l.user_id', 'u.email', 'l.kind', 'l.amount', 'l.reason', 'l.note', 'l.ref_type', 'l.ref_id'])
+    .select(['l.user_id', 'u.email'])
     .select([moscow('l.created_at').as('moscow'), sql<string>`l.created_at::text`.as('cursor_at')])
     .where(sql<boolean>`${within(sql.ref('l.created_at'), period)}`);
   if (after) query = query.where(sql<boolean>`(l.created_at, l.id) > (${after.at}::timestamptz, ${after.id})`);

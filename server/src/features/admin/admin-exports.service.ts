@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/database.ts';
 import { CSV_BOM, csvFixed, csvInteger, csvLine, csvText } from '../../lib/csv.ts';
 import type { LedgerReason } from '../wallet/wallet.table.ts';
+import { describeLedgerRow } from '../wallet/balance-history.service.ts';
 import { ledgerBatch, paymentsBatch, type Cursor, type LedgerExportRow, type PaymentExportRow } from './admin-exports.queries.ts';
 
 /** Rows read at a time: a period of any length streams in batches of this many. */
@@ -18,31 +19,40 @@ const LEDGER_REASONS: Record<LedgerReason, string> = {
   generation_hold: 'Резерв на генерацию или ответ',
   generation_release: 'Возврат резерва',
   refund: 'Возврат платежа',
+  promo_code: 'Промокод',
+  referral_bonus: 'Бонус за приглашённого',
 };
 
-/** What caused a ledger row, in words: «Платёж №15», «Генерация №301». */
-function ledgerCause(row: Pick<LedgerExportRow, 'ref_type' | 'ref_id'>): string {
-  const id = row.ref_id ?? '';
+/** The record a ledger row refers to, for the accountant to find it: `платёж №15` (the payments export's «Платёж №»). */
+function reference(row: Pick<LedgerExportRow, 'ref_type' | 'ref_id'>): string | null {
+  const id = String(row.ref_id ?? '');
   switch (row.ref_type) {
-    case null:
-      return '';
     case 'invoice':
-      return `Платёж №${id}`;
-    case 'auto_charge':
-      return `Продление №${id}`;
     case 'invoice_refund':
-      return `Возврат платежа №${id}`;
+      return `платёж №${id}`;
+    case 'auto_charge':
     case 'auto_charge_refund':
-      return `Возврат продления №${id}`;
+      return `продление №${id}`;
     case 'generation':
-      return `Генерация №${id}`;
+      return `генерация №${id}`;
+    case 'chat_message':
+      return `ответ №${id}`;
+    case 'chat_summary':
+      return `краткое содержание, ответ №${id}`;
     case 'admin':
-      return `Администратор №${id}`;
+      return `администратор №${id}`;
     case 'telegram':
       return `Telegram ${id}`;
     default:
-      return `${row.ref_type} ${id}`.trim();
+      return null;
   }
+}
+
+/** What a ledger row was, in the balance history's words, with the record it refers to: «Ответ в чате «Рецепт борща» (ответ №2)». */
+function ledgerCause(row: LedgerExportRow): string {
+  const ref = row.ref_id === null ? null : reference(row);
+  const { title } = describeLedgerRow(row);
+  return ref ? `${title} (${ref})` : title;
 }
 
 const LEDGER_HEAD = ['Дата и время (МСК)', '№ записи', 'Пользователь', 'ID пользователя', 'Кошелёк', 'Сумма', 'Причина', 'Примечание', 'Основание'];

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { InvoiceStatus, SubscriptionStatus } from '../billing/billing.table.ts';
 import { containing } from './admin-list.ts';
-import { direction, pageOf } from './admin-page.ts';
+import { direction, pageOf } from './admin-page.queries.ts';
 
 type Dir = 'asc' | 'desc';
 
@@ -43,14 +43,14 @@ export type AdminSubscriptionRow = NonNullable<Awaited<ReturnType<typeof findSub
 
 const PAYMENT_ORDER = { id: 'i.id', created_at: 'i.created_at', paid_at: 'i.paid_at', amount: 'i.amount_kopecks' } as const;
 
-const payments = (db: Executor) => db.selectFrom('invoices as i').innerJoin('users as u', 'u.id', 'i.user_id').innerJoin('tariffs as t', 't.id', 'i.tariff_id');
+const payments = (db: Executor) => db.selectFrom('invoices as i').innerJoin('users as u', 'u.id', 'i.user_id');
 
 const PAYMENT_FIELDS = [
   'i.id',
   'i.user_id',
   'u.email',
   'i.tariff_id',
-  't.name as tariff',
+  'i.tariff_name as tariff',
   'i.subscription_id',
   'i.kind',
   'i.description',
@@ -59,6 +59,7 @@ const PAYMENT_FIELDS = [
   'i.status',
   'i.transaction_id',
   'i.failure_reason',
+  'i.duplicate_of',
   'i.refunded_kopecks',
   'i.paid_at',
   'i.refunded_at',
@@ -81,15 +82,26 @@ export function listPayments(db: Executor, opts: { q: string; status?: InvoiceSt
 export const findPaymentRow = (db: Executor, id: number) => payments(db).select(PAYMENT_FIELDS).where('i.id', '=', id).executeTakeFirst();
 export type AdminPaymentRow = NonNullable<Awaited<ReturnType<typeof findPaymentRow>>>;
 
+/** A plan's payments: its invoice and the second charges of it (which name no plan themselves). */
 export const subscriptionPayments = (db: Executor, subscriptionId: number) =>
-  payments(db).select(PAYMENT_FIELDS).where('i.subscription_id', '=', subscriptionId).orderBy('i.id', 'desc').limit(100).execute();
+  payments(db)
+    .select(PAYMENT_FIELDS)
+    .where((eb) =>
+      eb.or([
+        eb('i.subscription_id', '=', subscriptionId),
+        eb('i.duplicate_of', 'in', eb.selectFrom('invoices as o').select('o.id').where('o.subscription_id', '=', subscriptionId)),
+      ]),
+    )
+    .orderBy('i.id', 'desc')
+    .limit(100)
+    .execute();
 
 /** A payment's refunds, newest first, with the admins who asked for them. */
 export const refundsOf = (db: Executor, invoiceId: number) =>
   db
     .selectFrom('payment_refunds as r')
     .leftJoin('users as a', 'a.id', 'r.actor_id')
-    .select(['r.id', 'r.amount_kopecks', 'r.applied_kopecks', 'r.status', 'r.reason', 'r.actor_id', 'a.email as actor_email', 'r.refund_transaction_id', 'r.created_at', 'r.applied_at'])
+    .select(['r.id', 'r.amount_kopecks', 'r.applied_kopecks', 'r.status', 'r.reason', 'r.cause', 'r.actor_id', 'a.email as actor_email', 'r.refund_transaction_id', 'r.created_at', 'r.applied_at'])
     .where('r.invoice_id', '=', invoiceId)
     .orderBy('r.id', 'desc')
     .execute();

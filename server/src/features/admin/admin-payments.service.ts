@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import { rubles } from '../billing/money.ts';
-import { lockInvoice } from '../billing/invoices.queries.ts';
+import { duplicateChargesOf, lockInvoice } from '../billing/invoices.queries.ts';
 import { refundTransactionJob } from '../payments/payments.jobs.ts';
 import { findRefundRequest, insertRefundRequest, pendingRefunds } from '../payments/refunds.queries.ts';
 import { mediaToWire } from '../wallet/wallet.queries.ts';
@@ -65,6 +65,7 @@ const toAdminPayment = (p: AdminPaymentRow): AdminPayment => ({
   status: p.status,
   transaction_id: p.transaction_id,
   failure_reason: p.failure_reason,
+  duplicate_of: p.duplicate_of,
   refunded: rubles(p.refunded_kopecks),
   refunding: rubles(p.refunding_kopecks),
   refundable: rubles(refundableKopecks(p, p.refunding_kopecks)),
@@ -114,7 +115,7 @@ export async function adminPayment(db: Executor, id: number): Promise<AdminPayme
   if (!db.isTransaction) return db.transaction().setIsolationLevel('repeatable read').execute((tx) => adminPayment(tx, id));
   const row = await findPaymentRow(db, id);
   if (!row) throw new AppError('NOT_FOUND', 'Платёж не найден');
-  const [refunds, ledger] = await Promise.all([refundsOf(db, id), ledgerOfPayment(db, row)]);
+  const [refunds, ledger, duplicates] = await Promise.all([refundsOf(db, id), ledgerOfPayment(db, row), duplicateChargesOf(db, [id])]);
   return {
     ...toAdminPayment(row),
     refunds: refunds.map((r) => ({
@@ -123,12 +124,14 @@ export async function adminPayment(db: Executor, id: number): Promise<AdminPayme
       applied: r.applied_kopecks === null ? null : rubles(r.applied_kopecks),
       status: r.status,
       reason: r.reason,
+      cause: r.cause,
       actor_id: r.actor_id,
       actor_email: r.actor_email,
       refund_transaction_id: r.refund_transaction_id,
       created_at: r.created_at.toISOString(),
       applied_at: iso(r.applied_at),
     })),
+    duplicates: duplicates.map((d) => ({ id: d.id, amount: rubles(d.amount_kopecks), status: d.status, refunded: rubles(d.refunded_kopecks), transaction_id: d.transaction_id, paid_at: iso(d.paid_at) })),
     ledger: ledger.map((l) => ({ id: l.id, kind: l.kind, amount: l.kind === 'media' ? mediaToWire(l.amount) : l.amount, reason: l.reason, created_at: l.created_at.toISOString() })),
   };
 }

@@ -1,8 +1,7 @@
-import type { AdminSettings, Settings } from '@app/contracts';
+import type { AdminSettings, SettingsChange } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Viewer } from '../accounts/viewer.ts';
-import { lockSettings, readSettingRows, writeSettings } from '../settings/settings.queries.ts';
-import { settingsChanged } from '../settings/settings.store.ts';
+import { lockSettings, readSettingRows, settingsChanged, writeSettings } from '../settings/settings.queries.ts';
 import { channelUrl } from '../welcome/welcome.service.ts';
 import { recordAudit } from './audit.queries.ts';
 
@@ -23,7 +22,7 @@ export async function adminSettings(ctx: AppContext): Promise<AdminSettings> {
  * process read them again when it commits; this process reads them before answering. A setting
  * set back to its default is forgotten, so the environment decides it again.
  */
-export async function updateSettings(ctx: AppContext, actor: Viewer, input: Settings): Promise<AdminSettings> {
+export async function updateSettings(ctx: AppContext, actor: Viewer, input: SettingsChange): Promise<AdminSettings> {
   await ctx.db.transaction().execute(async (tx) => {
     await lockSettings(tx);
     const before = ctx.settings.valuesOf(await readSettingRows(tx));

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { TariffsTable } from '../billing/billing.table.ts';
 import { containing } from './admin-list.ts';
-import { direction, pageOf } from './admin-page.ts';
+import { direction, pageOf } from './admin-page.queries.ts';
 
 const ORDER = { id: 't.id', sort: 't.sort', name: 't.name', amount: 't.amount_kopecks', created_at: 't.created_at' } as const;
 

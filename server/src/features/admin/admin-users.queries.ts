@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import type { Executor, Tx } from '../../db/database.ts';
 import { preparedByShape } from '../../db/prepared.ts';
 import { ADMIN_PAGE_SIZE } from '@app/contracts';
 import { containing, pageOffset } from './admin-list.ts';
@@ -95,3 +95,28 @@ export async function otherActiveAdmins(db: Executor, exceptId: number): Promise
     .executeTakeFirstOrThrow();
   return Number(n);
 }
+
+/** Locks every admin's row (by id, the one order every caller takes), so the last unblocked admin cannot be demoted or blocked by two admins at once. */
+export async function lockAdmins(tx: Tx): Promise<void> {
+  await tx.selectFrom('users').select('id').where('role', '=', 'admin').orderBy('id').forUpdate().execute();
+}
+
+/** Locks a user's row for a change of role or blocking. */
+export const lockUserAccess = (tx: Tx, id: number) => tx.selectFrom('users').select(['id', 'role', 'blocked_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+
+export const setUserAccess = (db: Executor, id: number, access: { role: 'user' | 'admin'; blocked_at: Date | null }) =>
+  db.updateTable('users').set({ ...access, updated_at: new Date() }).where('id', '=', id).execute();
+
+/**
+ * Locks a user's row for a balance adjustment. NO KEY UPDATE: a plain FOR UPDATE blocks every
+ * ledger or hold insert of this user (their user_id foreign key) and deadlocks with a refund
+ * that has locked the wallet and is about to write its ledger row.
+ */
+export const lockUserForAdjustment = (tx: Tx, id: number) => tx.selectFrom('users').select('id').where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+
+/** Whose ledger line an idempotency key already wrote, if any. */
+export const ledgerLineOwner = (db: Executor, idempotencyKey: string) => db.selectFrom('wallet_ledger').select(['user_id']).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+
+/** Locks one of a user's wallets and reads its balance. */
+export const lockWalletBalance = (tx: Tx, userId: number, kind: 'words' | 'media') =>
+  tx.selectFrom('wallets').select('balance').where('user_id', '=', userId).where('kind', '=', kind).forUpdate().executeTakeFirst();

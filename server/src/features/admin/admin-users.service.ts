@@ -3,10 +3,23 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
+import { secondFactorForRole } from '../accounts/second-factor.service.ts';
+import { revokeUserSessions } from '../accounts/sessions.queries.ts';
 import { credit, debitUpTo } from '../wallet/wallet.queries.ts';
 import { recordAudit } from './audit.queries.ts';
 import { lastPage } from './admin-list.ts';
-import { findUser, listUsers, otherActiveAdmins, userActivity } from './admin-users.queries.ts';
+import {
+  findUser,
+  ledgerLineOwner,
+  listUsers,
+  lockAdmins,
+  lockUserAccess,
+  lockUserForAdjustment,
+  lockWalletBalance,
+  otherActiveAdmins,
+  setUserAccess,
+  userActivity,
+} from './admin-users.queries.ts';
 
 type UserRowWithBalances = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
@@ -47,8 +60,8 @@ export async function adminUser(db: Executor, id: number): Promise<AdminUserDeta
  */
 export async function updateUser(ctx: AppContext, actor: Viewer, id: number, change: { role?: 'user' | 'admin' | undefined; blocked?: boolean | undefined }): Promise<AdminUserDetail> {
   const detail = await ctx.db.transaction().execute(async (tx) => {
-    await tx.selectFrom('users').select('id').where('role', '=', 'admin').orderBy('id').forUpdate().execute();
-    const user = await tx.selectFrom('users').select(['id', 'role', 'blocked_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+    await lockAdmins(tx);
+    const user = await lockUserAccess(tx, id);
     if (!user) throw new AppError('NOT_FOUND', 'Пользователь не найден');
     const before = { role: user.role, blocked: user.blocked_at !== null };
     const after = { role: change.role ?? before.role, blocked: change.blocked ?? before.blocked };
@@ -56,11 +69,12 @@ export async function updateUser(ctx: AppContext, actor: Viewer, id: number, cha
     const losesAdmin = before.role === 'admin' && !before.blocked && (after.role !== 'admin' || after.blocked);
     if (losesAdmin && (await otherActiveAdmins(tx, id)) === 0) throw new AppError('LAST_ADMIN');
     if (after.role !== before.role || after.blocked !== before.blocked) {
-      await tx
-        .updateTable('users')
-        .set({ role: after.role, blocked_at: after.blocked ? (user.blocked_at ?? new Date()) : null, updated_at: new Date() })
-        .where('id', '=', id)
-        .execute();
+      await setUserAccess(tx, id, { role: after.role, blocked_at: after.blocked ? (user.blocked_at ?? new Date()) : null });
+      // A new role is a new set of rights: the account signs in again (staff first enrol a second factor).
+      if (after.role !== before.role) {
+        await secondFactorForRole(tx, id, after.role);
+        await revokeUserSessions(tx, id);
+      }
       await recordAudit(tx, { actorId: actor.id, action: 'user.update', entity: 'user', entityId: id, before, after });
     }
     return adminUser(tx, id);
@@ -84,16 +98,14 @@ export async function adjustBalance(
   if (!Number.isInteger(units)) throw fieldError('amount', 'Слова — целое число');
   const key = `admin-adjust:${adjustment.request_id}`;
   return ctx.db.transaction().execute(async (tx) => {
-    // NO KEY UPDATE: a plain FOR UPDATE blocks every ledger or hold insert of this user (their user_id
-    // foreign key) and deadlocks with a refund that has locked the wallet and is about to write its ledger row.
-    const user = await tx.selectFrom('users').select('id').where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+    const user = await lockUserForAdjustment(tx, id);
     if (!user) throw new AppError('NOT_FOUND', 'Пользователь не найден');
-    const done = await tx.selectFrom('wallet_ledger').select(['user_id']).where('idempotency_key', '=', key).executeTakeFirst();
+    const done = await ledgerLineOwner(tx, key);
     if (done) {
       if (done.user_id !== id) throw fieldError('request_id', 'Этот запрос уже применён к другому пользователю');
       return adminUser(tx, id);
     }
-    const wallet = await tx.selectFrom('wallets').select('balance').where('user_id', '=', id).where('kind', '=', adjustment.wallet).forUpdate().executeTakeFirst();
+    const wallet = await lockWalletBalance(tx, id, adjustment.wallet);
     const before = wallet?.balance ?? 0;
     const entry = { userId: id, kind: adjustment.wallet, reason: 'admin_adjustment' as const, idempotencyKey: key, refType: 'admin', refId: actor.id, note: adjustment.reason };
     if (units > 0) await credit(tx, entry, units);

@@ -3,7 +3,7 @@ import { adminRoutes } from '@app/contracts';
 import { mountRoute } from '../../lib/routes.ts';
 import { listJobFailures } from '../../jobs/jobs.queries.ts';
 import { adjustBalance, adminUser, adminUsers, updateUser } from './admin-users.service.ts';
-import { listAudit } from './audit.queries.ts';
+import { auditNames, listAudit } from './audit.queries.ts';
 import { lastPage } from './admin-list.ts';
 
 const PAGE_SIZE = 20;
@@ -24,6 +24,7 @@ export default async function adminRoutesPlugin(app: FastifyInstance): Promise<v
   mountRoute(app, adminRoutes.adjustBalance, ({ viewer, params, body }) => adjustBalance(ctx, viewer, params.id, body));
   mountRoute(app, adminRoutes.audit, async ({ query }) => {
     const { rows, total } = await listAudit(ctx.db, query);
-    return { data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), last_page: lastPage(total) };
+    const names = await auditNames(ctx.db, rows);
+    return { data: rows.map((r, i) => ({ ...r, created_at: r.created_at.toISOString(), names: names[i] ?? {} })), last_page: lastPage(total) };
   });
 }

@@ -5,7 +5,8 @@ import { ADMIN_PAGE_SIZE } from '@app/contracts';
 import { containing, pageOffset } from './admin-list.ts';
 
 export interface AuditRecord {
-  actorId: number;
+  /** Null for a command run on the server (`admin:reset-2fa`). */
+  actorId: number | null;
   action: string;
   entity: string;
   entityId: string | number;
@@ -51,4 +52,32 @@ export async function listAudit(db: Executor, opts: { q: string; sort: 'id' | 'c
     .offset(pageOffset(opts.page))
     .execute();
   return { rows, total: Number(total) };
+}
+
+/** Fields of the log's values that hold the id of a record with a name, and that record's table. */
+const NAMED_REFS = { category_id: 'ai_categories', model_id: 'ai_models', connection_id: 'provider_connections' } as const;
+
+/**
+ * What the records the entries' values refer to are called now, per entry (`category_id:1` →
+ * «Фото»), so the log names a product's category, model or connection instead of a number.
+ * One statement per kind of record on the page.
+ */
+export async function auditNames(db: Executor, entries: readonly { before: unknown; after: unknown }[]): Promise<Record<string, string>[]> {
+  const idsOf = (entry: { before: unknown; after: unknown }) =>
+    [entry.before, entry.after].flatMap((side) =>
+      side && typeof side === 'object'
+        ? Object.entries(side as Record<string, unknown>).flatMap(([key, value]) => (key in NAMED_REFS && Number.isSafeInteger(value) ? [{ key: key as keyof typeof NAMED_REFS, id: value as number }] : []))
+        : [],
+    );
+  const wanted = new Map<keyof typeof NAMED_REFS, Set<number>>();
+  for (const entry of entries) for (const { key, id } of idsOf(entry)) wanted.set(key, (wanted.get(key) ?? new Set()).add(id));
+  const known = new Map<string, string>();
+  for (const [key, ids] of wanted) {
+    const rows = await db.selectFrom(NAMED_REFS[key]).select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    for (const row of rows) known.set(`${key}:${String(row.id)}`, row.name);
+  }
+  return entries.map((entry) => Object.fromEntries(idsOf(entry).flatMap(({ key, id }) => {
+    const name = known.get(`${key}:${String(id)}`);
+    return name === undefined ? [] : [[`${key}:${String(id)}`, name]];
+  })));
 }

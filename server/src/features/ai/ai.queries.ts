@@ -1,5 +1,14 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ModelKind } from './ai.table.ts';
+
+/** NOTIFY channel: the catalogue (models, connections) changed; every process drops its cache. */
+export const CATALOG_CHANNEL = 'ns_catalog';
+
+/** Tells every process the catalogue changed (in `db`'s transaction, if it is one). */
+export async function catalogChanged(db: Executor): Promise<void> {
+  await sql`select pg_notify(${CATALOG_CHANNEL}, '')`.execute(db);
+}
 
 /** An active model of one of `kinds` with its active connection, or undefined. */
 export const findActiveModel = (db: Executor, id: number, kinds: readonly ModelKind[]) =>

@@ -32,6 +32,8 @@ export interface AiModelsTable {
   /** Media tokens, in tenths, per second of video where the model takes a duration. */
   media_per_second_tenths: ColumnType<number, number | undefined, number>;
   max_output_tokens: ColumnType<number, number | undefined, number>;
+  /** Chat models: how many of the chat's latest messages go with a new one (null: the service's window; 0: none). */
+  history_messages: ColumnType<number | null, number | null | undefined, number | null>;
   /** `{model: {params: [...]}}`, stored as an object or (as the seed allows) a JSON string. */
   setting: ColumnType<unknown, string | undefined, string>;
   description: ColumnType<string, string | undefined, string>;

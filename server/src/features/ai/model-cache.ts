@@ -1,11 +1,8 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { PgListener } from '../../lib/pg-listener.ts';
-import { findActiveModel, type ActiveModel } from './ai.queries.ts';
+import { CATALOG_CHANNEL, findActiveModel, type ActiveModel } from './ai.queries.ts';
 import type { ModelKind } from './ai.table.ts';
 
-/** NOTIFY channel: the catalogue (models, connections) changed; every process drops its cache. */
-export const CATALOG_CHANNEL = 'ns_catalog';
 const TTL_MS = 10_000;
 
 /**
@@ -40,9 +37,4 @@ export class ModelCache {
   clear(): void {
     this.entries.clear();
   }
-}
-
-/** Tells every process the catalogue changed (in `db`'s transaction, if it is one). */
-export async function catalogChanged(db: Executor): Promise<void> {
-  await sql`select pg_notify(${CATALOG_CHANNEL}, '')`.execute(db);
 }

@@ -1,17 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { billingRoutes } from '@app/contracts';
 import { mountRoute } from '../../lib/routes.ts';
-import {
-  autoChargeHistory,
-  cancelSubscription,
-  packageHistory,
-  paymentStatus,
-  startPackagePayment,
-  startSubscriptionPayment,
-  subscribeCheck,
-  subscriptionHistory,
-  subscriptionStatus,
-} from './billing.service.ts';
+import { cancelSubscription, paymentStatus, startPackagePayment, startSubscriptionPayment, subscribeCheck, subscriptionStatus } from './billing.service.ts';
+import { autoChargeHistory, packageHistory, subscriptionHistory } from './orders.service.ts';
 import { recordConversion } from './invoices.queries.ts';
 import { listActiveTariffs, toTariffDto } from './tariffs.queries.ts';
 
@@ -22,7 +13,7 @@ export default async function billingRoutesPlugin(app: FastifyInstance): Promise
   mountRoute(app, billingRoutes.cancelSubscription, ({ viewer }) => cancelSubscription(ctx, viewer.id));
   mountRoute(app, billingRoutes.paymentKey, async () => ctx.config.cloudpayments.publicId);
   mountRoute(app, billingRoutes.payPackage, ({ viewer, query }) => startPackagePayment(ctx, viewer, query.id));
-  mountRoute(app, billingRoutes.paySubscription, ({ viewer, query }) => startSubscriptionPayment(ctx, viewer, query.id));
+  mountRoute(app, billingRoutes.paySubscription, ({ viewer, query, req }) => startSubscriptionPayment(ctx, viewer, query.id, query.promo === undefined ? undefined : { code: query.promo, ip: req.ip }));
   mountRoute(app, billingRoutes.paymentStatus, ({ viewer, query }) => paymentStatus(ctx, viewer.id, query.id));
   mountRoute(app, billingRoutes.subscriptionStatus, ({ viewer }) => subscriptionStatus(ctx, viewer.id));
   mountRoute(app, billingRoutes.subscriptionHistory, ({ viewer, query }) => subscriptionHistory(ctx, viewer.id, query.page));

@@ -1,4 +1,4 @@
-import type { AutoCharge, PackagePurchase, PaymentStart, SubscribeCheck, SubscriptionRecord, UserSubscriptionStatus } from '@app/contracts';
+import type { PaymentStart, SubscribeCheck, UserSubscriptionStatus } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Viewer } from '../accounts/viewer.ts';
@@ -6,23 +6,13 @@ import { buildWidgetOptions } from '../payments/cloudpayments.ts';
 import { cancelCpSubscriptionJob } from '../payments/payments.jobs.ts';
 import { DAY_MS, addMonths, daysLeft, rubles } from './money.ts';
 import { findTariff, hasTrial, isPackage } from './tariffs.queries.ts';
-import {
-  changeSubscription,
-  countSubscriptions,
-  currentSubscription,
-  hasPaidSubscription,
-  insertSubscription,
-  lockCurrentSubscription,
-  lockUserForPayment,
-  logSubscription,
-  subscriptionAt,
-} from './subscriptions.queries.ts';
-import { countPaidPackages, findUserInvoice, insertInvoice, paidPackageAt } from './invoices.queries.ts';
-import { autoChargeAt, countAutoCharges, countSuccessfulCharges } from './auto-charges.queries.ts';
+import { changeSubscription, currentSubscription, hasPaidSubscription, insertSubscription, lockCurrentSubscription, lockUserForPayment, logSubscription } from './subscriptions.queries.ts';
+import { findUserInvoice, insertInvoice } from './invoices.queries.ts';
+import { countSuccessfulCharges } from './auto-charges.queries.ts';
 import { savedCard } from './cards.queries.ts';
-import type { SubscriptionRow } from './billing.table.ts';
-import { onePerPage } from '../../lib/pagination.ts';
+import type { TariffRow } from './billing.table.ts';
 import { assertSandboxOn } from '../settings/settings.store.ts';
+import { bindDiscount, guarded, takeDiscount, type CheckoutDiscount } from '../promo/discount.service.ts';
 
 const PRODUCT = 'Нейростудия';
 
@@ -68,12 +58,28 @@ export async function paymentStatus(ctx: AppContext, userId: number, paymentId: 
   return { payment_id: invoice.id, kind: invoice.kind, status: invoice.status, message: refused ? TRIAL_ALREADY_USED_MESSAGE : null };
 }
 
-/** Creates the invoice of a monthly plan (and its subscription, unpaid until the Pay notification). */
-export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, tariffId: number): Promise<PaymentStart> {
+/**
+ * What the checkout shows and so what its payment buys, kept on the invoice: the plan's name, its
+ * tokens and the trial's days as they are now. An admin's later edit of the plan changes what
+ * later checkouts (and renewals) give, never what this payment buys.
+ */
+const checkoutGrant = (tariff: TariffRow, trial: boolean) => ({ tariff_name: tariff.name, words: tariff.words, media_tenths: tariff.media_tenths, trial_days: trial ? tariff.trial_days : 0 });
+
+/**
+ * Creates the invoice of a monthly plan (and its subscription, unpaid until the Pay notification);
+ * a discount code (`promo`) takes its percent off the first payment, under the code's lock, counted
+ * against the guessing limits of promo codes.
+ */
+export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, tariffId: number, promo?: { code: string; ip: string }): Promise<PaymentStart> {
   const tariff = await findTariff(ctx.db, tariffId);
   if (!tariff) throw new AppError('TARIFF_NOT_FOUND');
   if (!tariff.active || isPackage(tariff)) throw new AppError('TARIFF_NOT_AVAILABLE');
   assertSandboxOn(ctx, 'payments');
+  if (promo) return guarded(ctx, viewer.id, promo.ip, (known) => subscriptionCheckout(ctx, viewer, tariff, { code: promo.code, known }));
+  return subscriptionCheckout(ctx, viewer, tariff);
+}
+
+async function subscriptionCheckout(ctx: AppContext, viewer: Viewer, tariff: TariffRow, promo?: { code: string; known: () => void }): Promise<PaymentStart> {
   const { config } = ctx;
   return ctx.db.transaction().execute(async (tx) => {
     // Serialises payment starts of one user with each other and with Pay handlers (which lock the user the same way, before any subscription).
@@ -81,7 +87,9 @@ export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, 
     const current = await lockCurrentSubscription(tx, viewer.id);
     if (current && current.tariff_id === tariff.id && current.status !== 'cancelled') throw new AppError('SUBSCRIPTION_ALREADY_ACTIVE');
     const trial = hasTrial(tariff) && !(await hasPaidSubscription(tx, viewer.id));
-    const chargeNow = trial ? (tariff.first_amount_kopecks ?? tariff.amount_kopecks) : tariff.amount_kopecks;
+    const fullCharge = trial ? (tariff.first_amount_kopecks ?? tariff.amount_kopecks) : tariff.amount_kopecks;
+    const discount: CheckoutDiscount | null = promo ? await takeDiscount(tx, promo.code, viewer.id, tariff, fullCharge, promo.known) : null;
+    const chargeNow = fullCharge - (discount?.kopecks ?? 0);
     const description = `${PRODUCT}: подписка «${tariff.name}»`;
     const sub = await insertSubscription(tx, {
       user_id: viewer.id,
@@ -100,7 +108,11 @@ export async function startSubscriptionPayment(ctx: AppContext, viewer: Viewer, 
       description,
       amount_kopecks: chargeNow,
       currency: tariff.currency_provider,
+      ...checkoutGrant(tariff, trial),
+      promo_code_id: discount?.promo.id ?? null,
+      discount_kopecks: discount?.kopecks ?? 0,
     });
+    if (discount) await bindDiscount(tx, discount, viewer.id, invoice.id);
     await logSubscription(tx, { ...sub, status: null }, 'pending', 'invoice_created', invoice.id);
     const now = new Date();
     const startDate = trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
@@ -139,6 +151,7 @@ export async function startPackagePayment(ctx: AppContext, viewer: Viewer, tarif
     description,
     amount_kopecks: tariff.amount_kopecks,
     currency: tariff.currency_provider,
+    ...checkoutGrant(tariff, false),
   });
   return {
     payment_id: invoice.id,
@@ -176,71 +189,4 @@ export async function cancelSubscription(ctx: AppContext, userId: number): Promi
     return locked;
   });
   return { cancelled: true, active_until: iso(updated.period_end ?? new Date()) };
-}
-
-function subscriptionRecord(s: SubscriptionRow): SubscriptionRecord {
-  return {
-    id: s.id,
-    name: s.name,
-    status: s.paid_at !== null,
-    closed: s.cancelled_at !== null || s.status === 'replaced',
-    amount: rubles(s.first_amount_kopecks),
-    currency_provider: s.currency_provider,
-    created_at: iso(s.created_at),
-    updated_at: iso(s.updated_at),
-  };
-}
-
-export function subscriptionHistory(ctx: AppContext, userId: number, page: number) {
-  return onePerPage<SubscriptionRecord>(
-    () => countSubscriptions(ctx.db, userId),
-    async (offset) => {
-      const row = await subscriptionAt(ctx.db, userId, offset);
-      return row && subscriptionRecord(row);
-    },
-    page,
-  );
-}
-
-export function autoChargeHistory(ctx: AppContext, userId: number, page: number) {
-  return onePerPage<AutoCharge>(
-    () => countAutoCharges(ctx.db, userId),
-    async (offset) => {
-      const row = await autoChargeAt(ctx.db, userId, offset);
-      return (
-        row && {
-          id: row.id,
-          name: row.name,
-          status: row.success,
-          amount: rubles(row.amount_kopecks),
-          currency_provider: row.currency_provider,
-          created_at: iso(row.created_at),
-          updated_at: iso(row.updated_at),
-        }
-      );
-    },
-    page,
-  );
-}
-
-/** Paid one-off packages, newest first, one per page («Заказы» → «Пакеты»). */
-export function packageHistory(ctx: AppContext, userId: number, page: number) {
-  return onePerPage<PackagePurchase>(
-    () => countPaidPackages(ctx.db, userId),
-    async (offset) => {
-      const row = await paidPackageAt(ctx.db, userId, offset);
-      if (!row) return undefined;
-      const status = row.status === 'refunded' ? 'refunded' : row.refunded_kopecks > 0 ? 'partially_refunded' : 'paid';
-      return {
-        id: row.id,
-        name: row.name,
-        status,
-        amount: rubles(row.amount_kopecks),
-        currency_provider: row.currency,
-        created_at: iso(row.paid_at ?? row.created_at),
-        updated_at: iso(row.updated_at),
-      };
-    },
-    page,
-  );
 }

@@ -71,6 +71,16 @@ export interface InvoicesTable {
   refunded_at: Nullable<Date>;
   /** Refunded so far (partial refunds add up); the invoice is `refunded` once it reaches the amount. */
   refunded_kopecks: WithDefault<number>;
+  /** What the checkout showed and the payment buys: the plan's or package's name, its tokens, the trial's days (0 without one). */
+  tariff_name: string;
+  words: number;
+  media_tenths: number;
+  trial_days: number;
+  /** A second charge of that (already paid) invoice: it buys nothing and is refunded automatically. */
+  duplicate_of: Nullable<number>;
+  /** The promo code whose discount the checkout took off (`discount_kopecks` of the plan's price). */
+  promo_code_id: Nullable<number>;
+  discount_kopecks: WithDefault<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -94,6 +104,7 @@ export interface AutoChargesTable {
 }
 
 export type RefundStatus = 'requested' | 'done' | 'failed';
+export type RefundCause = 'duplicate_payment';
 
 /**
  * A refund of one payment (an invoice or a renewal charge): an admin's request (reason, actor,
@@ -113,6 +124,8 @@ export interface PaymentRefundsTable {
   /** CloudPayments' id of the refund transaction, from its reply or its notification. */
   refund_transaction_id: Nullable<number>;
   reason: Nullable<string>;
+  /** Why the service itself asked for it (no admin did): a duplicate charge. */
+  cause: Nullable<RefundCause>;
   request_id: Nullable<string>;
   actor_id: Nullable<number>;
   created_at: CreatedAt;

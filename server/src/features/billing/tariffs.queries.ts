@@ -6,9 +6,9 @@ import type { TariffRow } from './billing.table.ts';
 import { rubles } from './money.ts';
 
 export const isPackage = (t: Pick<TariffRow, 'subscriptions_type'>) => t.subscriptions_type === SUBSCRIPTION_TYPES.package;
-/** Type 1 is monthly with a trial (when it has a first amount). */
-export const hasTrial = (t: Pick<TariffRow, 'subscriptions_type' | 'first_amount_kopecks'>) =>
-  t.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && t.first_amount_kopecks !== null;
+/** Type 1 is monthly with a trial (when it has a first amount and at least a day of trial). */
+export const hasTrial = (t: Pick<TariffRow, 'subscriptions_type' | 'first_amount_kopecks' | 'trial_days'>) =>
+  t.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && t.first_amount_kopecks !== null && t.trial_days > 0;
 
 export function toTariffDto(t: TariffRow): Tariff {
   return {

@@ -55,6 +55,9 @@ export function runCost(
 
 const priceOf = (cost: ReturnType<typeof runCost>): ProductPrice => ({ wallet: cost.wallet, amount: cost.wallet === 'media' ? mediaToWire(cost.amount) : cost.amount, up_to: cost.upTo });
 
+/** The price the catalogue shows for a product: a run with its model's first parameter choice. */
+export const catalogPrice = (row: Parameters<typeof runCost>[0] & Pick<ProductRow, 'setting'>): ProductPrice => priceOf(runCost(row, readModelSetting(row.setting).model.params[0]));
+
 function toProduct(row: ProductRow): CatalogProduct {
   const [first] = readModelSetting(row.setting).model.params;
   return {

@@ -37,7 +37,33 @@ export function readProductFields(stored: unknown): ProductField[] {
   return fields;
 }
 
-/** The prompt of a template product: each `{name}` replaced by its field's value (unknown placeholders stay as they are). */
+/**
+ * The prompt of a template product: each `{name}` replaced by its field's value (unknown
+ * placeholders stay as they are). An optional field left empty takes its label with it
+ * («Тон: {tone}.» with no tone leaves nothing), so no «Тон: .» reaches the model.
+ */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{([a-z][a-z0-9_]*)\}/g, (whole, name: string) => values[name] ?? whole);
+  const filled = template.replace(/\{([a-z][a-z0-9_]*)\}/g, (whole, name: string) => values[name] ?? whole);
+  const empty = [...template.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].some((m) => values[m[1] ?? ''] === '');
+  // Only a left-out field's label is tidied away; what users typed is sent as they typed it.
+  if (!empty) return filled;
+  return filled
+    .replace(/(^|[.!?;,]\s*)[^.!?;,:«»{}]*:\s*(?=[.!?;,]|$)/g, '$1')
+    .replace(/\s*,\s*(?=[.!?;]|$)/g, '')
+    .replace(/([.!?;])(\s*[.;,])+/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * The prompt of a product with a fixed lead-in and the user's text: one sentence after the
+ * other. A template that ends in its own punctuation («…для кофейни:») keeps it and is followed
+ * by a space; otherwise a full stop comes between, never «:.».
+ */
+export function joinPrompt(template: string, prompt: string): string {
+  const lead = template.trim();
+  const text = prompt.trim();
+  if (!lead) return text;
+  if (!text) return lead;
+  return /[.!?:;…,—-]$/.test(lead) ? `${lead} ${text}` : `${lead}. ${text}`;
 }

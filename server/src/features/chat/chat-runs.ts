@@ -1,12 +1,15 @@
-import type { AppContext } from '../../context.ts';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database.ts';
+import type { PgListener } from '../../lib/pg-listener.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ProviderError, type ChatRequest, type FinishReason, type TokenUsage } from '../../providers/types.ts';
 import { firstChars, storable } from '../../lib/text.ts';
-import type { ConnectionRef } from '../../providers/registry.ts';
+import type { ConnectionRef, ProviderRegistry } from '../../providers/registry.ts';
 import type { ProviderProtocol } from '../ai/ai.table.ts';
 import type { HoldRef, RawBalances } from '../wallet/wallet.queries.ts';
 import { outputTokensEstimate, wordsFor } from './chat-pricing.ts';
-import { chatClose, saveProgress, type ChatCloseParams } from './chat.queries.ts';
+import { chatClose, notifyStop, saveProgress, type ChatCloseParams } from './chat.queries.ts';
+import type { Metrics } from '../../lib/metrics/metrics.ts';
 
 /** NOTIFY channel of stop requests: the payload is the answer's message id. */
 export const STOP_CHANNEL = 'ns_chat_stop';
@@ -29,8 +32,10 @@ export interface AnswerPlan {
   rate: number;
   /** The words held for the answer, or null for a free model. */
   hold: HoldRef | null;
-  /** A fair estimate of the input tokens: the charge's input part when the provider reports no usage (a stop). */
+  /** A fair estimate of the input tokens: the charge's input part when the provider reports no count of them (a stop, a broken usage). */
   inputTokens: number;
+  /** What the stored text starts with before the model's words (a summary's heading); never charged. */
+  heading?: string | undefined;
 }
 
 /** How an answer ended. */
@@ -43,10 +48,20 @@ export type AnswerOutcome = { status: 'done' | 'stopped'; text: string; words: n
 export class ChatRun {
   text = '';
   readonly controller = new AbortController();
+  /** When it started and when its first words came (`performance.now()`), for the metrics. */
+  readonly startedAt = performance.now();
+  firstDeltaAt: number | null = null;
   private readonly listeners = new Set<(delta: string) => void>();
   outcome!: Promise<AnswerOutcome>;
 
-  constructor(readonly plan: AnswerPlan) {}
+  constructor(readonly plan: AnswerPlan) {
+    this.text = plan.heading ?? '';
+  }
+
+  /** What the model wrote (the text without the heading). */
+  get written(): string {
+    return this.text.slice(this.plan.heading?.length ?? 0);
+  }
 
   /** Calls `fn` with every piece of text from now on; answers the unsubscribe. */
   onDelta(fn: (delta: string) => void): () => void {
@@ -55,6 +70,7 @@ export class ChatRun {
   }
 
   append(delta: string): void {
+    this.firstDeltaAt ??= performance.now();
     this.text += delta;
     for (const fn of this.listeners) {
       // A listener (a stream whose client is gone) never fails the answer.
@@ -72,12 +88,21 @@ export class ChatRun {
  * through NOTIFY, whichever process received them; a stopping server stops its answers, keeping
  * each as far as it went.
  */
+/** What writing answers takes from the application's context. */
+export interface ChatRunsDeps {
+  readonly db: Db;
+  readonly log: Logger;
+  readonly listener: PgListener;
+  readonly providers: ProviderRegistry;
+  readonly metrics: Metrics;
+}
+
 export class ChatRuns {
   private readonly runs = new Map<number, ChatRun>();
   /** Stops that came before their answer started here (a NOTIFY racing the start), kept a minute. */
   private readonly earlyStops = new Map<number, number>();
 
-  constructor(private readonly getCtx: () => AppContext) {}
+  constructor(private readonly getCtx: () => ChatRunsDeps) {}
 
   get size(): number {
     return this.runs.size;
@@ -93,7 +118,12 @@ export class ChatRuns {
     const run = new ChatRun(plan);
     this.runs.set(plan.messageId, run);
     if (this.earlyStops.delete(plan.messageId)) run.controller.abort(new Error('stopped by the user'));
-    run.outcome = this.write(run).finally(() => this.runs.delete(plan.messageId));
+    run.outcome = this.write(run)
+      .then((outcome) => {
+        this.getCtx().metrics.chatAnswer(run, outcome);
+        return outcome;
+      })
+      .finally(() => this.runs.delete(plan.messageId));
     return run;
   }
 
@@ -122,8 +152,7 @@ export class ChatRuns {
   /** Stops an answer wherever it is written. */
   async stop(messageId: number): Promise<void> {
     if (await this.stopHere(messageId)) return;
-    const ctx = this.getCtx();
-    await ctx.db.selectNoFrom((eb) => eb.fn<unknown>('pg_notify', [eb.val(STOP_CHANNEL), eb.val(String(messageId))]).as('sent')).execute();
+    await notifyStop(this.getCtx().db, STOP_CHANNEL, messageId);
   }
 
   /**
@@ -194,8 +223,10 @@ export class ChatRuns {
     await settled();
     // The provider says whether it ended because of the stop: a stop racing the natural end keeps the whole answer `done`.
     const stopped = finish === 'aborted' || (finish === null && run.controller.signal.aborted);
-    // Nothing generated before the stop: nothing to pay for.
-    const tokens = stopped && run.text === '' ? 0 : usage ? usage.inputTokens + usage.outputTokens : plan.inputTokens + outputTokensEstimate(plan.protocol, run.text);
+    // The provider received and read the whole prompt, even when the answer was stopped before
+    // its first word: its count of it when it gave one (checked), the estimate otherwise; the
+    // same for the text written.
+    const tokens = (usage?.inputTokens ?? plan.inputTokens) + (usage?.outputTokens ?? (run.written === '' ? 0 : outputTokensEstimate(plan.protocol, run.written)));
     const words = plan.hold ? Math.min(wordsFor(tokens, plan.rate), plan.hold.amount) : 0;
     const status = stopped ? 'stopped' : 'done';
     const closed = await this.closeOrLeave(run, { text: storable(run.text), status, words, input_tokens: usage?.inputTokens ?? null, output_tokens: usage?.outputTokens ?? null, error: null });

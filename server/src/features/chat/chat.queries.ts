@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { isBalanceRefused, type Executor } from '../../db/database.ts';
 import type { ChatMessageStatus } from './chat.table.ts';
 import type { RawBalances } from '../wallet/wallet.queries.ts';
 
@@ -28,23 +28,33 @@ export async function deleteChat(db: Executor, userId: number, chatId: number): 
   return { deleted: result?.deleted ?? false, pending: result?.pending ?? false, fileIds: result?.file_ids ?? [] };
 }
 
-/** A chat's messages, oldest first. */
-export const listMessages = (db: Executor, chatId: number) =>
-  db
-    .selectFrom('chat_messages')
-    .select(['id', 'role', 'text', 'model_name', 'status', 'words', 'created_at'])
-    .where('chat_id', '=', chatId)
-    .orderBy('id')
-    .execute();
+/**
+ * A page of the conversation a chat shows: its newest `limit` messages (before the message `before`,
+ * when given), newest first, each with the ids of its place's variants (oldest first).
+ */
+export const listMessages = (db: Executor, chatId: number, limit: number, before?: number) => {
+  let query = db
+    .selectFrom('chat_messages as m')
+    .select(['m.id', 'm.role', 'm.text', 'm.model_name', 'm.status', 'm.words', 'm.created_at'])
+    .select(
+      // The siblings through the parent's index; a chat's first messages (no parent) by the chat's.
+      sql<string[]>`coalesce(
+        (select array_agg(s.id order by s.id) from chat_messages s where s.parent_id = m.parent_id and s.role = m.role),
+        (select array_agg(s.id order by s.id) from chat_messages s where m.parent_id is null and s.chat_id = m.chat_id and s.parent_id is null and s.role = m.role))`.as('variants'),
+    )
+    .where('m.chat_id', '=', chatId)
+    .where('m.off_path', '=', false);
+  if (before !== undefined) query = query.where('m.id', '<', before);
+  return query.orderBy('m.id', 'desc').limit(limit).execute();
+};
 
-/** The files attached to messages of a chat, in their order. */
-export const listMessageFiles = (db: Executor, chatId: number) =>
+/** The files attached to these messages, in their order. */
+export const listMessageFiles = (db: Executor, messageIds: readonly number[]) =>
   db
     .selectFrom('chat_message_files as mf')
-    .innerJoin('chat_messages as m', 'm.id', 'mf.message_id')
     .innerJoin('files as f', 'f.id', 'mf.file_id')
     .select(['mf.message_id', 'f.id', 'f.original_name'])
-    .where('m.chat_id', '=', chatId)
+    .where('mf.message_id', 'in', messageIds)
     .orderBy('mf.message_id')
     .orderBy('mf.position')
     .execute();
@@ -56,6 +66,10 @@ export const generatingAnswer = (db: Executor, chatId: number) =>
 /** Saves an answer's text so far (and that it is alive); only while it is still being written. */
 export const saveProgress = (db: Executor, messageId: number, text: string) =>
   db.updateTable('chat_messages').set({ text, updated_at: sql<Date>`now()` }).where('id', '=', messageId).where('status', '=', 'generating').execute();
+
+/** Asks every process (NOTIFY on `channel`) to stop the answer `messageId` if it is writing it. */
+export const notifyStop = (db: Executor, channel: string, messageId: number) =>
+  db.selectNoFrom((eb) => eb.fn<unknown>('pg_notify', [eb.val(channel), eb.val(String(messageId))]).as('sent')).execute();
 
 /** Answers left `generating` without a save for `seconds` by the database's clock: the process writing them died. */
 export const abandonedAnswers = (db: Executor, seconds: number) =>
@@ -82,7 +96,7 @@ export const orphanChatFiles = (db: Executor) =>
     .limit(500)
     .execute();
 
-/** What `chat_send` (migrations 0013, 0021, 0034) stores: the messages of a send and its hold, in one statement. */
+/** What `chat_send` (`db/functions/chat_send.v<N>.sql`, the latest applied by its migration) stores: the messages of a send and its hold, in one statement. */
 export interface ChatSendParams {
   user_id: number;
   /** Absent: a new chat titled `title`. */
@@ -98,6 +112,10 @@ export interface ChatSendParams {
   base_tokens: number;
   /** Messages of history the bound covers. */
   history_limit: number;
+  /** `send` (after the chat's last message), `regenerate` (`target_id`: the last answer, to `question_id`) or `edit` (`target_id`: the user's last message). */
+  mode?: 'send' | 'regenerate' | 'edit' | undefined;
+  target_id?: number | undefined;
+  question_id?: number | undefined;
   /** Images of the message (rows stored in the same transaction), in order. */
   file_ids: number[];
   /** Answers the user may have being written at once: one more is refused (`too_many`). */
@@ -113,16 +131,22 @@ export interface ChatHistoryRow {
 export type ChatSendOutcome =
   /** `history`: the latest messages with text before this send (at most `history_limit`), newest first. */
   | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number; history: ChatHistoryRow[] }
-  | { status: 'not_found' | 'busy' | 'too_many' | 'insufficient' };
+  | { status: 'not_found' | 'busy' | 'too_many' | 'insufficient' | 'not_last' };
 
 export async function chatSend(db: Executor, params: ChatSendParams): Promise<ChatSendOutcome> {
-  const { rows } = await sql<{ result: ChatSendOutcome }>`select chat_send(${JSON.stringify(params)}::jsonb) as result`.execute(db);
+  const { rows } = await sql<{ result: ChatSendOutcome }>`select chat_send(${JSON.stringify(params)}::jsonb) as result`.execute(db).catch((err: unknown) => {
+    // Over the cap under the user's lock: the statement, and all it wrote, is undone.
+    if ((err as { code?: unknown }).code === 'NS429') return { rows: [{ result: { status: 'too_many' as const } }] };
+    // Outside a transaction the statement commits at once: a hold another send left uncovered fails there.
+    if (isBalanceRefused(err)) return { rows: [{ result: { status: 'insufficient' as const } }] };
+    throw err;
+  });
   const result = rows[0]?.result;
   if (!result) throw new Error('chat_send answered nothing');
   return result;
 }
 
-/** How an answer ended, for `chat_close` (migration 0013). */
+/** How an answer ended, for `chat_close` (`db/functions/chat_close.v<N>.sql`, the latest applied by its migration). */
 export interface ChatCloseParams {
   message_id: number;
   user_id: number;

@@ -1,4 +1,4 @@
-import { CHAT_LIMITS, type ChatListItem, type ChatMessage, type ChatModel } from '@app/contracts';
+import { CHAT_LIMITS, HISTORY_MAX_MESSAGES, type ChatListItem, type ChatMessage, type ChatModel } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
@@ -33,10 +33,13 @@ import {
 
 /** What the model is told first, in every conversation. */
 export const SYSTEM_PROMPT = 'Ты — полезный ассистент сервиса «Нейростудия». Отвечай на языке пользователя (по умолчанию — на русском), используй Markdown для списков, таблиц и кода.';
-/** The conversation sent with a new message: at most this many earlier messages… */
-const HISTORY_MESSAGES = 20;
+/** The conversation sent with a new message: at most this many earlier messages (fewer where staff capped the model's)… */
+export const HISTORY_MESSAGES = HISTORY_MAX_MESSAGES;
 /** …and at most this many characters of them (the newest kept). */
 const HISTORY_CHARS = 24_000;
+
+/** How many of the chat's latest messages `model` gets with a new one: staff's cap for it, or the service's window. */
+export const historyLimitOf = (model: { history_messages: number | null }) => Math.min(model.history_messages ?? HISTORY_MESSAGES, HISTORY_MESSAGES);
 const TITLE_LENGTH = 100;
 
 const iso = (d: Date) => d.toISOString();
@@ -71,11 +74,15 @@ export function listChats(ctx: AppContext, userId: number, page: number) {
   );
 }
 
-/** The messages of the viewer's chat, oldest first; another user's chat is not found. */
-export async function chatMessages(ctx: AppContext, userId: number, chatId: number): Promise<ChatMessage[]> {
+/**
+ * A page of the viewer's chat, oldest first: its newest messages, or those before the message
+ * `before` (at most `CHAT_LIMITS.messagesPage`); another user's chat is not found.
+ */
+export async function chatMessages(ctx: AppContext, userId: number, chatId: number, before?: number): Promise<ChatMessage[]> {
   const chat = await findOwnChat(ctx.db, userId, chatId);
   if (!chat) throw new AppError('NOT_FOUND', 'Чат не найден');
-  const [messages, files] = await Promise.all([listMessages(ctx.db, chatId), listMessageFiles(ctx.db, chatId)]);
+  const messages = (await listMessages(ctx.db, chatId, CHAT_LIMITS.messagesPage, before)).reverse();
+  const files = messages.length ? await listMessageFiles(ctx.db, messages.map((m) => m.id)) : [];
   const images = new Map<number, ChatMessage['images']>();
   for (const f of files) {
     const list = images.get(f.message_id) ?? [];
@@ -91,6 +98,7 @@ export async function chatMessages(ctx: AppContext, userId: number, chatId: numb
     words: m.words,
     images: images.get(m.id) ?? [],
     created_at: iso(m.created_at),
+    ...(m.variants.length > 1 ? { variants: m.variants.map(Number) } : {}),
   }));
 }
 
@@ -146,7 +154,7 @@ const titleOf = (message: string) => {
 };
 
 /** The earlier messages sent with a new one: the newest `chat_send` read (newest first), within the limit of characters, oldest first. */
-function withinLimit(history: ChatHistoryRow[]): ChatMessageInput[] {
+export function withinLimit(history: ChatHistoryRow[]): ChatMessageInput[] {
   const kept: ChatMessageInput[] = [];
   let chars = 0;
   for (const row of history) {
@@ -157,53 +165,75 @@ function withinLimit(history: ChatHistoryRow[]): ChatMessageInput[] {
   return kept;
 }
 
-/**
- * Sends a message: in one transaction the chat (created for a first message), the user's message
- * with its images, the answer's row and the hold of the most it may cost are stored; then the
- * answer is written in the background. Too few words refuse the whole (402, nothing stored).
- */
-export async function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInput): Promise<ChatRun> {
-  const input = { ...sent, message: storable(sent.message) };
+/** The chat model and parameter a send asks for, or the field error it answers. */
+export async function chosenModel(ctx: AppContext, aiModelsId: number, wanted: string | undefined) {
   // Model ids are 32-bit in the database: a larger one names no model.
-  const model = input.ai_models_id <= MAX_MODEL_ID ? await ctx.models.find(ctx.db, input.ai_models_id, ['chat']) : undefined;
+  const model = aiModelsId <= MAX_MODEL_ID ? await ctx.models.find(ctx.db, aiModelsId, ['chat']) : undefined;
   if (!model) throw fieldError('ai_models_id', 'Эта модель недоступна. Выберите другую');
-  const param = chooseParam(readModelSetting(model.setting), input.param);
+  const param = chooseParam(readModelSetting(model.setting), wanted);
   if (param === null) throw fieldError('param', 'Выберите параметр из списка');
-  const newMessage: ChatMessageInput = {
-    role: 'user',
-    text: input.message,
-    ...(input.images.length ? { images: input.images.map((f) => ({ mime: f.mime as 'image/png' | 'image/jpeg', data: f.data })) } : {}),
-  };
-  const system: ChatMessageInput = { role: 'system', text: SYSTEM_PROMPT };
-  const maxOutputTokens = Math.min(model.max_output_tokens, param?.max_output_tokens ?? Infinity);
+  return { model, param, maxOutputTokens: Math.min(model.max_output_tokens, param?.max_output_tokens ?? Infinity) };
+}
+
+/** The messages of a chat sent with every request, whatever the chat: the model's instructions. */
+export const SYSTEM_MESSAGE: ChatMessageInput = { role: 'system', text: SYSTEM_PROMPT };
+
+/** What an answer is asked for: a new message, a regenerated answer or an edited message. */
+export interface AnswerRequest {
+  mode: NonNullable<ChatSendParams['mode']>;
+  chatId?: number | undefined;
+  targetId?: number | undefined;
+  questionId?: number | undefined;
+  aiModelsId: number;
+  param?: string | undefined;
+  /** The question the answer is to: the message sent, edited, or asked again. */
+  message: string;
+  /** Its images as the provider gets them. */
+  images: { mime: 'image/png' | 'image/jpeg'; data: Buffer }[];
+  /** New images to store with the message (a send). */
+  uploads: UploadedFile[];
+  /** Stored images the new message keeps (an edit). */
+  fileIds: number[];
+}
+
+/**
+ * Starts an answer: in one statement (`chat_send`; in a transaction with the images it stores)
+ * the chat, the user's message, the answer's row and the hold of the most it may cost are
+ * stored; then the answer is written in the background. Too few words refuse the whole (402,
+ * nothing stored).
+ */
+export async function startAnswer(ctx: AppContext, viewer: Viewer, req: AnswerRequest): Promise<ChatRun> {
+  const { model, param, maxOutputTokens } = await chosenModel(ctx, req.aiModelsId, req.param);
+  const newMessage: ChatMessageInput = { role: 'user', text: req.message, ...(req.images.length ? { images: req.images } : {}) };
   const params: ChatSendParams = {
     user_id: viewer.id,
-    chat_id: input.chat_id,
-    title: titleOf(input.message),
+    chat_id: req.chatId,
+    mode: req.mode,
+    target_id: req.targetId,
+    question_id: req.questionId,
+    title: titleOf(req.message),
     model_id: model.id,
     model_name: model.name,
     param: param?.value ?? null,
-    message: input.message,
+    message: req.message,
     rate: model.words_per_token,
     // The bound of real models (the hold's worst case, whatever the protocol).
-    base_tokens: inputTokensBound('openai', [system, newMessage]) + maxOutputTokens,
-    history_limit: HISTORY_MESSAGES,
-    file_ids: [],
+    base_tokens: inputTokensBound('openai', [SYSTEM_MESSAGE, newMessage]) + maxOutputTokens,
+    history_limit: historyLimitOf(model),
+    file_ids: req.fileIds,
     max_answers: CHAT_LIMITS.answersPerUser,
   };
-  const send = async (db: Executor, fileIds: number[]) => accepted(await chatSend(db, { ...params, file_ids: fileIds }));
-  // One statement stores the send and answers the history it was bounded by; images are stored
-  // with their rows in one transaction with it (their blobs deleted if it is refused). Another
-  // user's chat is refused by chat_send.
-  const stored = input.images.length
+  const send = async (db: Executor, fileIds: number[]) => accepted(await chatSend(db, { ...params, file_ids: [...params.file_ids, ...fileIds] }));
+  // New images are stored with their rows in one transaction with the send (their blobs deleted
+  // if it is refused). Another user's chat is refused by chat_send.
+  const stored = req.uploads.length
     ? await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
         const ids: number[] = [];
-        for (const image of input.images) ids.push((await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name })).id);
+        for (const image of req.uploads) ids.push((await save({ ownerId: viewer.id, purpose: 'chat_attachment', body: image.data, contentType: image.mime, originalName: image.name })).id);
         return send(tx, ids);
       })
     : await send(ctx.db, []);
-  const messages = [system, ...withinLimit(stored.history), newMessage];
-  const inputTokens = inputTokensEstimate(model.protocol, messages);
+  const messages = [SYSTEM_MESSAGE, ...withinLimit(stored.history), newMessage];
 
   return ctx.chatRuns.start({
     messageId: stored.answer_id,
@@ -222,7 +252,21 @@ export async function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInp
     },
     rate: model.words_per_token,
     hold: stored.hold_id === null ? null : { id: stored.hold_id, userId: viewer.id, kind: 'words', amount: stored.hold_amount, status: 'held' },
-    inputTokens,
+    inputTokens: inputTokensEstimate(model.protocol, messages),
+  });
+}
+
+/** Sends a message after the chat's last (or starts a chat). */
+export function sendMessage(ctx: AppContext, viewer: Viewer, sent: SendInput): Promise<ChatRun> {
+  return startAnswer(ctx, viewer, {
+    mode: 'send',
+    chatId: sent.chat_id,
+    aiModelsId: sent.ai_models_id,
+    param: sent.param,
+    message: storable(sent.message),
+    images: sent.images.map((f) => ({ mime: f.mime as 'image/png' | 'image/jpeg', data: f.data })),
+    uploads: sent.images,
+    fileIds: [],
   });
 }
 
@@ -239,6 +283,8 @@ function accepted(outcome: ChatSendOutcome): Extract<ChatSendOutcome, { status: 
       throw new AppError('ANSWERS_BUSY');
     case 'insufficient':
       throw new AppError('INSUFFICIENT_TOKENS');
+    case 'not_last':
+      throw new AppError('CHAT_NOT_LAST');
   }
 }
 

@@ -13,6 +13,10 @@ export interface ChatsTable {
    * hidden at once and removed when its last answer is closed (and charged).
    */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The chat this one was started from with a short summary of it (its first message). */
+  summary_of: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The browser's id of that request: a retry finds this chat instead of paying again. */
+  summary_request: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export type ChatMessageStatus = 'done' | 'generating' | 'stopped' | 'failed';
@@ -38,6 +42,10 @@ export interface ChatMessagesTable {
   hold_id: number | null;
   /** Why an answer failed, for logs and admins (users see «Ошибка при выполнении запроса»). */
   error: string | null;
+  /** The message this one follows (null for a chat's first): siblings are variants of one place. */
+  parent_id: number | null;
+  /** Not on the conversation the chat shows (a variant switched away from, or replaced). */
+  off_path: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -1,9 +1,8 @@
 import type { Generation } from '@app/contracts';
-import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { PgListener } from '../../lib/pg-listener.ts';
 import { GENERATION_CHANNEL, runState } from './generations.queries.ts';
-import { generationOf } from './generations.service.ts';
 import type { GenerationStatus } from './generations.table.ts';
 
 /** Where a run stands, as its `progress` event carries it. */
@@ -60,7 +59,14 @@ export class GenerationEvents {
   private epoch = 0;
   private stopping = false;
 
-  constructor(private readonly context: () => AppContext) {}
+  /**
+   * @param db where runs' states are read.
+   * @param finalRun a final run as its owner reads it (`generationOf`).
+   */
+  constructor(
+    private readonly db: Executor,
+    private readonly finalRun: (userId: number, id: number) => Promise<Generation>,
+  ) {}
 
   /** Subscribes to the runs' notifications (once, at start). */
   listen(listener: PgListener): void {
@@ -138,7 +144,7 @@ export class GenerationEvents {
     if (run.reading?.epoch === epoch) return run.reading.done;
     const reading = {
       epoch,
-      done: runState(this.context().db, id).then(
+      done: runState(this.db, id).then(
         (row) => {
           if (run.reading === reading) run.reading = null;
           if (!row) return false;
@@ -160,7 +166,7 @@ export class GenerationEvents {
 
   /** The final run, read once for all its streams. */
   private finalOf(id: number, run: Followed, userId: number): Promise<Generation> {
-    run.final ??= generationOf(this.context(), userId, id).catch((err: unknown) => {
+    run.final ??= this.finalRun(userId, id).catch((err: unknown) => {
       run.final = null;
       throw err;
     });

@@ -22,7 +22,7 @@ import { wordsFor } from '../chat/chat-pricing.ts';
 import { releaseHold, settleHold } from '../wallet/wallet.queries.ts';
 import { webhookUrl } from './replicate-webhook-url.ts';
 import { failureText } from './generation-failure.ts';
-import { claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
+import { addRunFile, claimLostQueuedRuns, claimStaleRuns, finishRun, inputFiles, isRunning, markRunning, noteAttemptError, runOf, setProgress, setProviderRef, touchRun } from './generations.queries.ts';
 
 /** Attempts after the first when the provider fails in a way that may pass (timeouts, 429, 5xx). */
 export const GENERATION_RETRIES = 3;
@@ -80,6 +80,15 @@ const waitToPoll = async (ms: number, signal: AbortSignal) => {
   if (!(await pause(ms, signal))) throw new ProviderError('timeout', 'generation: the job ran out of time');
 };
 
+/** Asks the provider to stop a prediction whose run has ended; a failure is only logged (the prediction ends by itself). */
+export async function cancelPrediction(ctx: AppContext, run: Run, predictionId: string): Promise<void> {
+  try {
+    await ctx.providers.predictions(connectionOf(run)).cancel(predictionId);
+  } catch (err) {
+    ctx.log.warn({ err, generationId: run.id, predictionId }, 'the provider did not cancel a prediction');
+  }
+}
+
 /**
  * What a final prediction gives: its output files downloaded, or — failed or cancelled at the
  * provider — a failure that is not retried. The poller and the webhook both end runs through this.
@@ -118,7 +127,11 @@ async function runPrediction(ctx: AppContext, run: Run, connection: ConnectionRe
   const pollMs = webhook ? ctx.config.replicate.webhookPollSeconds * 1000 : POLL_MS;
   while (!FINAL_PREDICTION_STATUSES.includes(prediction.status)) {
     await waitToPoll(pollMs, signal);
-    if (!(await isRunning(ctx.db, run.id))) return null;
+    if (!(await isRunning(ctx.db, run.id))) {
+      // Ended meanwhile: by its webhook (then this changes nothing), or cancelled by its user, maybe before its id was kept.
+      await cancelPrediction(ctx, run, prediction.id);
+      return null;
+    }
     prediction = await predictions.get(prediction.id, { signal });
     if (prediction.progress !== undefined) onProgress({ step: Math.round(prediction.progress * 100), totalSteps: 100 });
   }
@@ -155,7 +168,8 @@ async function produce(ctx: AppContext, run: Run, signal: AbortSignal): Promise<
       ...(param?.temperature === undefined ? {} : { temperature: param.temperature }),
       signal,
     });
-    const tokens = answer.usage ? answer.usage.inputTokens + answer.usage.outputTokens : Math.ceil((run.prompt.length + answer.text.length) / 3);
+    // A count the provider left out is estimated from the text (about three characters a token).
+    const tokens = (answer.usage?.inputTokens ?? Math.ceil(run.prompt.length / 3)) + (answer.usage?.outputTokens ?? Math.ceil(answer.text.length / 3));
     return { files: [], text: storable(answer.text), cost: Math.min(run.cost, wordsFor(tokens, run.words_per_token ?? 1)) };
   }
 
@@ -210,16 +224,18 @@ export function resultFileName(productName: string, runId: number, position: num
  * and stores nothing. Answers whether this call ended it.
  */
 export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_id'> & Partial<Pick<Run, 'product_name'>>, produced: Produced): Promise<boolean> {
-  return storeFiles(ctx.db, ctx.storage, async (tx, save) => {
+  const ended = await storeFiles(ctx.db, ctx.storage, async (tx, save) => {
     const ended = await finishRun(tx, run.id, ['running'], { status: 'succeeded', cost: produced.cost, error: null, text: produced.text });
-    if (!ended) return false;
+    if (!ended) return undefined;
     for (const [position, file] of produced.files.entries()) {
       const stored = await save({ ownerId: run.user_id, purpose: 'generation_result', body: file.data, contentType: file.mime, originalName: resultFileName(run.product_name ?? '', run.id, position, file.mime) });
-      await tx.insertInto('generation_files').values({ generation_id: run.id, file_id: stored.id, role: 'output', position }).execute();
+      await addRunFile(tx, run.id, stored.id, 'output', position);
     }
     if (ended.hold_id !== null) await settleHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet }, produced.cost);
-    return true;
+    return ended;
   });
+  if (ended) ctx.metrics.runEnded(ended, 'succeeded');
+  return ended !== undefined;
 }
 
 /**
@@ -229,11 +245,13 @@ export async function completeRun(ctx: AppContext, run: Pick<Run, 'id' | 'user_i
  */
 export async function failRun(ctx: AppContext, id: number, err: unknown): Promise<boolean> {
   ctx.log.warn({ err, generationId: id }, 'generation failed');
-  return ctx.db.transaction().execute(async (tx) => {
+  const ended = await ctx.db.transaction().execute(async (tx) => {
     const ended = await finishRun(tx, id, ['queued', 'running'], { status: 'failed', error: failureText(err), errorDetail: detailOf(err, ctx.config.providerKeys) });
     if (ended?.hold_id != null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
-    return ended !== undefined;
+    return ended;
   });
+  if (ended) ctx.metrics.runEnded(ended, 'failed');
+  return ended !== undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import type { ProductVariant } from '@app/contracts';
-import type { GenerationStatus } from './generations.table.ts';
+import type { GenerationFilesTable, GenerationStatus, GenerationsTable } from './generations.table.ts';
 
 const columns = ['id', 'user_id', 'product_id', 'variant', 'product_name', 'model_name', 'status', 'progress', 'prompt', 'wallet', 'cost', 'hold_id', 'error', 'text_result', 'created_at', 'finished_at'] as const;
 
@@ -40,6 +40,16 @@ export const outputFiles = (db: Executor, ids: readonly number[]) =>
         .orderBy('g.position')
         .execute();
 
+/** Stores a new run and answers its id. */
+export const insertGeneration = async (db: Executor, values: Insertable<GenerationsTable>) => (await db.insertInto('generations').values(values).returning('id').executeTakeFirstOrThrow()).id;
+
+/** Names a stored file as one of a run's inputs, its mask or one of its results. */
+export const addRunFile = (db: Executor, generationId: number, fileId: number, role: GenerationFilesTable['role'], position: number) =>
+  db.insertInto('generation_files').values({ generation_id: generationId, file_id: fileId, role, position }).execute();
+
+/** Records the hold that pays for a run. */
+export const setRunHold = (db: Executor, id: number, holdId: number) => db.updateTable('generations').set({ hold_id: holdId }).where('id', '=', id).execute();
+
 /** The input files of a run (the user's image, the mask) with their storage keys. */
 export const inputFiles = (db: Executor, id: number) =>
   db
@@ -68,6 +78,7 @@ export const runOf = (db: Executor, id: number) =>
       'g.inputs',
       'g.wallet',
       'g.cost',
+      'g.progress',
       'g.hold_id',
       'g.provider_ref',
       'g.attempts',
@@ -159,10 +170,10 @@ export const finishRun = (db: Executor, id: number, from: readonly GenerationSta
         })
         .where('id', '=', id)
         .where('status', 'in', from)
-        .returning(['id', 'status', 'progress', 'hold_id', 'user_id', 'wallet']),
+        .returning(['id', 'status', 'progress', 'hold_id', 'user_id', 'wallet', 'variant', 'created_at']),
     )
     .selectFrom('changed')
-    .select(['hold_id', 'user_id', 'wallet', notifyChanged.as('notified')])
+    .select(['hold_id', 'user_id', 'wallet', 'variant', 'created_at', notifyChanged.as('notified')])
     .executeTakeFirst();
 
 export const noteAttemptError = (db: Executor, id: number, detail: string) => db.updateTable('generations').set({ error_detail: detail, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();

@@ -7,11 +7,23 @@ import type { Viewer } from '../accounts/viewer.ts';
 import { chooseParam, readModelSetting } from '../ai/model-setting.ts';
 import { runCost } from '../catalog/catalog.service.ts';
 import { findActiveProduct } from '../catalog/catalog.queries.ts';
-import { fillTemplate, readProductFields } from '../catalog/product-fields.ts';
+import { fillTemplate, joinPrompt, readProductFields } from '../catalog/product-fields.ts';
 import { storeFiles } from '../files/files.service.ts';
-import { mediaToWire, placeHold, releaseHold } from '../wallet/wallet.queries.ts';
+import { mediaToWire, placeHold } from '../wallet/wallet.queries.ts';
 import { generationJob } from './generations.job.ts';
-import { countActive, countGenerations, lockUserScope, findOwnGeneration, finishRun, outputFiles, pageOfGenerations, type GenerationRow } from './generations.queries.ts';
+import { cancelRun } from './cancel-run.ts';
+import {
+  addRunFile,
+  countActive,
+  countGenerations,
+  findOwnGeneration,
+  insertGeneration,
+  lockUserScope,
+  outputFiles,
+  pageOfGenerations,
+  setRunHold,
+  type GenerationRow,
+} from './generations.queries.ts';
 import { GENERATION_LIMITS } from '@app/contracts';
 
 const iso = (d: Date) => d.toISOString();
@@ -35,7 +47,8 @@ async function toDtos(ctx: AppContext, rows: GenerationRow[]): Promise<Generatio
     progress: r.progress,
     prompt: r.prompt,
     cost: { wallet: r.wallet, amount: r.wallet === 'media' ? mediaToWire(r.cost) : r.cost },
-    refunded: r.status === 'failed' || r.status === 'cancelled',
+    // A cancelled prediction keeps what its provider's time cost (`cost`); the rest, or all, came back.
+    refunded: r.status === 'failed' || (r.status === 'cancelled' && r.cost === 0),
     error: r.error,
     outputs: files
       .filter((f) => f.generation_id === r.id)
@@ -114,7 +127,7 @@ export async function startGeneration(ctx: AppContext, viewer: Viewer, input: St
   if (needs.mask && !input.mask) throw fieldError('mask', 'Закрасьте область, которую нужно изменить');
   if (!needs.mask && input.mask) throw fieldError('mask', 'Этому продукту маска не нужна');
   const values = needs.fields ? templateValues(product, input.fields) : {};
-  const finalPrompt = needs.fields ? fillTemplate(product.prompt_template, values) : [product.prompt_template, prompt].filter(Boolean).join('. ');
+  const finalPrompt = needs.fields ? fillTemplate(product.prompt_template, values) : joinPrompt(product.prompt_template, prompt);
   // A text run holds the bound of the prompt it really sends: the template with the user's fields.
   const cost = runCost(product, param, finalPrompt);
   // Refused early when plainly over the cap; counted again under the user's lock below.
@@ -124,50 +137,44 @@ export async function startGeneration(ctx: AppContext, viewer: Viewer, input: St
     // Starts of one user are serialised from here to the commit, so concurrent starts cannot pass the cap together.
     await lockUserScope(tx, 'generations', viewer.id);
     if ((await countActive(tx, viewer.id)) >= GENERATION_LIMITS.activePerUser) throw new AppError('GENERATIONS_BUSY');
-    const row = await tx
-      .insertInto('generations')
-      .values({
-        user_id: viewer.id,
-        product_id: product.id,
-        model_id: product.model_id,
-        variant: product.variant,
-        product_name: product.name,
-        model_name: product.model_name,
-        prompt: finalPrompt,
-        inputs: JSON.stringify({ param: param?.value ?? null, fields: values }),
-        wallet: cost.wallet,
-        cost: cost.amount,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const runId = await insertGeneration(tx, {
+      user_id: viewer.id,
+      product_id: product.id,
+      model_id: product.model_id,
+      variant: product.variant,
+      product_name: product.name,
+      model_name: product.model_name,
+      prompt: finalPrompt,
+      inputs: JSON.stringify({ param: param?.value ?? null, fields: values }),
+      wallet: cost.wallet,
+      cost: cost.amount,
+    });
     const files = [
       ...(input.image ? [{ file: input.image, role: 'input' as const }] : []),
       ...(input.mask ? [{ file: input.mask, role: 'mask' as const }] : []),
     ];
     for (const { file, role } of files) {
       const stored = await save({ ownerId: viewer.id, purpose: 'generation_input', body: file.data, contentType: file.mime, originalName: file.name });
-      await tx.insertInto('generation_files').values({ generation_id: row.id, file_id: stored.id, role, position: 0 }).execute();
+      await addRunFile(tx, runId, stored.id, role, 0);
     }
     if (cost.amount > 0) {
-      const hold = await placeHold(tx, { userId: viewer.id, kind: cost.wallet, amount: cost.amount, idempotencyKey: `generation:${String(row.id)}`, refType: 'generation', refId: row.id });
-      await tx.updateTable('generations').set({ hold_id: hold.id }).where('id', '=', row.id).execute();
+      const hold = await placeHold(tx, { userId: viewer.id, kind: cost.wallet, amount: cost.amount, idempotencyKey: `generation:${String(runId)}`, refType: 'generation', refId: runId });
+      await setRunHold(tx, runId, hold.id);
     }
-    await ctx.jobs.send(generationJob, { generationId: row.id }, { tx });
-    return row.id;
+    await ctx.jobs.send(generationJob, { generationId: runId }, { tx });
+    return runId;
   });
   return generationOf(ctx, viewer.id, id);
 }
 
-/** Cancels a queued run of the viewer: its tokens come back. A running one cannot be (409). */
+/**
+ * Cancels a run of the viewer (`cancelRun`): a queued one gives its tokens back, a running
+ * prediction (a video) keeps what its provider's time so far costs. Another running run cannot be (409).
+ */
 export async function cancelGeneration(ctx: AppContext, userId: number, id: number): Promise<Generation> {
   const row = await findOwnGeneration(ctx.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND', 'Генерация не найдена');
-  const cancelled = await ctx.db.transaction().execute(async (tx) => {
-    const ended = await finishRun(tx, id, ['queued'], { status: 'cancelled', error: null });
-    if (!ended) return false;
-    if (ended.hold_id !== null) await releaseHold(tx, { id: ended.hold_id, userId: ended.user_id, kind: ended.wallet });
-    return true;
-  });
+  const cancelled = await cancelRun(ctx, id);
   const now = await generationOf(ctx, userId, id);
   // Cancelled by this call or by another at the same moment (a double click): either way it is cancelled.
   if (!cancelled && now.status !== 'cancelled') throw new AppError('GENERATION_NOT_CANCELLABLE');

@@ -1,4 +1,4 @@
-import { CpSubscriptionStatusSchema, z } from '@app/contracts';
+import { CP_CODES, CpSubscriptionStatusSchema, z } from '@app/contracts';
 
 /** Form-encoded fields arrive as strings; empty means absent. */
 const opt = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : String(v))));
@@ -39,3 +39,12 @@ export const RecurrentNotificationSchema = z.object({
   Description: opt,
 });
 export type RecurrentNotification = z.infer<typeof RecurrentNotificationSchema>;
+
+/** What a handler answers CloudPayments: 0 accepts; the others refuse (and CloudPayments retries). */
+export type Code = (typeof CP_CODES)[keyof typeof CP_CODES];
+
+/** Our invoice's id as a notification names it (`InvoiceId`), when it is one. */
+export function invoiceIdOf(n: PaymentNotification): number | undefined {
+  const id = Number(n.InvoiceId);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}

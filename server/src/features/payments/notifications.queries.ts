@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
-import type { AutoChargesTable, SubscriptionStatus } from '../billing/billing.table.ts';
+import { CURRENT_STATUSES, type AutoChargesTable, type SubscriptionStatus } from '../billing/billing.table.ts';
 
 /** Claims a notification's idempotency key; answers the new row's id, or undefined when it was handled before. */
 export async function claimNotification(tx: Tx, row: { kind: string; key: string; transactionId: number | null; payload: Record<string, unknown> }): Promise<number | undefined> {
@@ -23,12 +23,13 @@ export const subscriptionByCpId = (db: Executor, cpId: string) => db.selectFrom(
 
 export const lockSubscriptionByCpId = (tx: Tx, cpId: string) => tx.selectFrom('subscriptions').selectAll().where('cp_subscription_id', '=', cpId).forUpdate().executeTakeFirst();
 
-/** The user's subscription in one of `statuses`, locked when asked. */
-export function subscriptionInStatus(db: Executor, userId: number, statuses: readonly SubscriptionStatus[], opts: { excludeId?: number } = {}) {
-  let query = db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', statuses);
-  if (opts.excludeId !== undefined) query = query.where('id', '!=', opts.excludeId);
-  return query;
-}
+/** The user's subscription in one of `statuses`. */
+export const findSubscriptionInStatus = (db: Executor, userId: number, statuses: readonly SubscriptionStatus[]) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', statuses).executeTakeFirst();
+
+/** The user's current plan other than `excludeId` (the one a new plan's payment replaces), locked. */
+export const lockOtherCurrentSubscription = (tx: Tx, userId: number, excludeId: number) =>
+  tx.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('status', 'in', CURRENT_STATUSES).where('id', '!=', excludeId).forUpdate().executeTakeFirst();
 
 /** Forgets a CloudPayments subscription id on every plan but `keepId` (a Pay names its own plan). */
 export const unlinkCpSubscription = (tx: Tx, cpId: string, keepId: number) =>
@@ -105,4 +106,5 @@ export const grantsAndRefundsOf = (tx: Tx, userId: number, ref: { type: string; 
     .where('ref_type', 'in', [ref.type, `${ref.type}_refund`])
     .execute();
 
-export const tariffTokens = (db: Executor, tariffId: number) => db.selectFrom('tariffs').select(['name', 'words', 'media_tenths', 'trial_days']).where('id', '=', tariffId).executeTakeFirstOrThrow();
+/** What a plan grants a period now: its renewals give the plan's current figures (a first payment gives what its checkout showed, kept on the invoice). */
+export const tariffTokens = (db: Executor, tariffId: number) => db.selectFrom('tariffs').select(['words', 'media_tenths']).where('id', '=', tariffId).executeTakeFirstOrThrow();

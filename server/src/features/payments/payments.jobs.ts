@@ -29,6 +29,7 @@ export const refundTransactionJob = defineJob({
   run: async (ctx, { transactionId, amountKopecks, refundId }, { attempt }) => {
     if (refundId === undefined) {
       await ctx.cloudpayments.refund(transactionId, amountKopecks / 100, `refund-${String(transactionId)}`);
+      ctx.metrics.refundRequest('second_trial', 'sent', amountKopecks);
       return;
     }
     let refundTransactionId: number | null;
@@ -36,9 +37,13 @@ export const refundTransactionJob = defineJob({
       refundTransactionId = await ctx.cloudpayments.refund(transactionId, amountKopecks / 100, `refund-${String(transactionId)}-${String(refundId)}`);
     } catch (err) {
       // Refused (or unreachable) for good: the request no longer holds back what it asked for.
-      if (attempt > REFUND_RETRIES) await refundFailed(ctx.db, refundId);
+      if (attempt > REFUND_RETRIES) {
+        await refundFailed(ctx.db, refundId);
+        ctx.metrics.refundRequest('admin', 'failed', amountKopecks);
+      }
       throw err;
     }
     await refundSent(ctx.db, refundId, refundTransactionId);
+    ctx.metrics.refundRequest('admin', 'sent', amountKopecks);
   },
 });

@@ -1,5 +1,6 @@
 import type { Executor, Tx } from '../../db/database.ts';
 import { lockInvoice } from '../billing/invoices.queries.ts';
+import type { RefundCause } from '../billing/billing.table.ts';
 
 /** An admin's refund request by its form's request id. */
 export const findRefundRequest = (db: Executor, requestId: string) =>
@@ -16,9 +17,13 @@ export async function pendingRefunds(db: Executor, invoiceId: number): Promise<n
   return row.kopecks;
 }
 
+/**
+ * A refund asked of CloudPayments, `requested` until its notification: an admin's (its form's
+ * request id, the admin, the reason) or the service's own (`cause`, the reason in staff's words).
+ */
 export const insertRefundRequest = (
   tx: Tx,
-  r: { invoiceId: number; userId: number; paymentTransactionId: number; amountKopecks: number; reason: string; requestId: string; actorId: number },
+  r: { invoiceId: number; userId: number; paymentTransactionId: number; amountKopecks: number; reason: string } & ({ requestId: string; actorId: number } | { cause: RefundCause }),
 ) =>
   tx
     .insertInto('payment_refunds')
@@ -29,8 +34,7 @@ export const insertRefundRequest = (
       amount_kopecks: r.amountKopecks,
       status: 'requested',
       reason: r.reason,
-      request_id: r.requestId,
-      actor_id: r.actorId,
+      ...('cause' in r ? { cause: r.cause } : { request_id: r.requestId, actor_id: r.actorId }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 
+/** NOTIFY channel: an admin changed the settings; every process reads them again. */
+export const SETTINGS_CHANNEL = 'ns_settings';
+
+/** Tells every process the settings changed (in `db`'s transaction: delivered when it commits). */
+export async function settingsChanged(db: Executor): Promise<void> {
+  await sql`select pg_notify(${SETTINGS_CHANNEL}, '')`.execute(db);
+}
+
 export const readSettingRows = (db: Executor) => db.selectFrom('settings').select(['key', 'value', 'updated_at']).execute();
 
 /** Serialises changes of the settings (two admins saving at once each see the other's result as `before`). */

@@ -1,14 +1,10 @@
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { SettingsInputSchema, WELCOME_GIFT, type Settings } from '@app/contracts';
+import { REFERRAL_BONUS_WORDS, SettingsInputSchema, WELCOME_GIFT, type Settings } from '@app/contracts';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/database.ts';
 import type { PgListener } from '../../lib/pg-listener.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { readSettingRows } from './settings.queries.ts';
-
-/** NOTIFY channel: an admin changed the settings; every process reads them again. */
-export const SETTINGS_CHANNEL = 'ns_settings';
+import { SETTINGS_CHANNEL, readSettingRows } from './settings.queries.ts';
 
 type SettingKey = keyof Settings;
 const KEYS = Object.keys(SettingsInputSchema.shape) as SettingKey[];
@@ -18,6 +14,7 @@ export function defaultSettings(config: Config): Settings {
   return {
     welcome_words: WELCOME_GIFT.words,
     welcome_media: WELCOME_GIFT.media,
+    referral_words: REFERRAL_BONUS_WORDS,
     telegram_channel: config.telegram.channel,
     support_url: config.supportUrl,
     sandbox_payments: true,
@@ -84,11 +81,6 @@ export class SettingsStore {
     };
     listener.subscribe(SETTINGS_CHANNEL, { onMessage: reload, onReconnect: reload });
   }
-}
-
-/** Tells every process the settings changed (in `db`'s transaction: delivered when it commits). */
-export async function settingsChanged(db: Executor): Promise<void> {
-  await sql`select pg_notify(${SETTINGS_CHANNEL}, '')`.execute(db);
 }
 
 /**

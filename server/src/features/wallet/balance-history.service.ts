@@ -6,9 +6,10 @@ import { mediaToWire } from './wallet.queries.ts';
 const quoted = (name: string | null) => (name ? `«${name}»` : '');
 const named = (what: string, name: string | null) => (name ? `${what} ${quoted(name)}` : what);
 
-/** What a piece of work was: a chat answer (its chat may be gone), a run of a product. */
+/** What a piece of work was: a chat answer (its chat may be gone), a chat's summary that started a new one, a run of a product. */
 function workTitle(row: BalanceLineRow): string {
   if (row.ref_type === 'chat_message') return row.chat_title === null ? 'Ответ в удалённом чате' : `Ответ в чате ${quoted(row.chat_title)}`;
+  if (row.ref_type === 'chat_summary') return row.summarized_title === null ? 'Краткое содержание чата для нового чата' : `Краткое содержание чата ${quoted(row.summarized_title)}`;
   if (row.ref_type === 'generation') return named('Генерация', row.product_name);
   return 'Работа нейросети';
 }
@@ -16,6 +17,7 @@ function workTitle(row: BalanceLineRow): string {
 /** Which payment a refund took tokens back for. */
 function refundTitle(row: BalanceLineRow): string {
   if (row.ref_type === 'auto_charge_refund') return named('Возврат оплаты продления тарифа', row.charge_name);
+  if (row.ref_type === 'referral_refund') return 'Бонус за приглашённого отменён';
   if (row.ref_type === 'invoice_refund') return named(row.invoice_kind === 'package' ? 'Возврат оплаты пакета' : 'Возврат оплаты тарифа', row.tariff_name);
   return 'Возврат оплаты';
 }
@@ -23,7 +25,7 @@ function refundTitle(row: BalanceLineRow): string {
 type Described = Pick<BalanceLine, 'kind' | 'title' | 'note'> & { amount: number };
 
 /**
- * A ledger row in words. A hold is the line of its piece of work: what the work kept once it is
+ * A ledger row in words (the balance history's lines, the «Основание» of the ledger's export). A hold is the line of its piece of work: what the work kept once it is
  * over (its release is not a line of its own), «returned» when it kept nothing, «reserved» while
  * it runs. Amounts stay in the wallet's units here.
  */
@@ -37,6 +39,12 @@ export function describeLedgerRow(row: BalanceLineRow): Described {
       return { kind: 'purchase', amount: row.amount, title: named('Покупка пакета', row.tariff_name), note: null };
     case 'welcome_gift':
       return { kind: 'gift', amount: row.amount, title: 'Подарок за подписку на канал', note: null };
+    case 'promo_code':
+      return { kind: 'gift', amount: row.amount, title: `Промокод ${row.note ?? ''}`.trim(), note: null };
+    case 'referral_bonus':
+      return row.amount > 0
+        ? { kind: 'gift', amount: row.amount, title: 'Бонус за приглашённого', note: 'Приглашённый по вашей ссылке оплатил тариф или пакет' }
+        : { kind: 'refund', amount: row.amount, title: 'Бонус за приглашённого отменён', note: row.note };
     case 'admin_adjustment':
       return { kind: 'adjustment', amount: row.amount, title: row.amount > 0 ? 'Начислено сервисом' : 'Списано сервисом', note: row.note };
     case 'refund':
@@ -55,7 +63,8 @@ export function describeLedgerRow(row: BalanceLineRow): Described {
       return { kind: 'spent', amount: -spent, title, note: null };
     }
     case 'generation_release':
-      return { kind: 'returned', amount: row.amount, title: 'Возврат резерва', note: null };
+      // Not a line of the history (its hold's line says what came back), but a row of the ledger's export.
+      return { kind: 'returned', amount: row.amount, title: workTitle(row), note: 'Возврат неиспользованного резерва' };
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Balances } from '@app/contracts';
-import type { Db, Executor, Tx } from '../../db/database.ts';
+import { isBalanceRefused, type Db, type Executor, type Tx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { LedgerReason, WalletKind } from './wallet.table.ts';
@@ -218,9 +218,10 @@ export class WalletBatcher {
       const batch = queue.splice(0, this.maxBatch);
       try {
         const ops = batch.map((b) => b.op);
-        // A deadlock aborted the whole call (nothing applied): the same call again is safe.
+        // A deadlock aborted the whole call (nothing applied): the same call again is safe. So is a
+        // call whose holds another process's commit left uncovered: again, its check answers which.
         const results = await this.apply(ops).catch((err: unknown) => {
-          if ((err as { code?: unknown }).code === '40P01') return this.apply(ops);
+          if ((err as { code?: unknown }).code === '40P01' || isBalanceRefused(err)) return this.apply(ops);
           throw err;
         });
         batch.forEach((b, i) => b.resolve(results[i]));
@@ -251,10 +252,13 @@ const assertWallet = (kind: string): WalletKind => {
 };
 
 /**
- * Places a hold of `amount` before a provider call: the balance check and the debit are one
- * conditional update, so concurrent holds can never overdraw. Throws INSUFFICIENT_TOKENS.
- * Retrying with the same key answers the existing hold. Given a transaction, the hold is part
- * of it ("create the generation, hold its tokens, enqueue its job" commit together).
+ * Places a hold of `amount` before a provider call. Throws INSUFFICIENT_TOKENS when the committed
+ * balance does not cover it. The debit itself is made at the commit (`wallet_hold_commit`,
+ * migration 0130), so the wallet's row is locked only for the commit; a balance another
+ * transaction spent meanwhile fails the commit (`isBalanceRefused`, answered as too few tokens),
+ * so concurrent holds can never overdraw. Retrying with the same key answers the existing hold.
+ * Given a transaction, the hold is part of it ("create the generation, hold its tokens, enqueue
+ * its job" commit together); the balance read inside it does not show the hold before the commit.
  */
 export async function placeHold(db: Executor, hold: { userId: number; kind: WalletKind; amount: number; idempotencyKey: string; refType?: string; refId?: string | number }): Promise<HoldRef> {
   if (!Number.isInteger(hold.amount) || hold.amount <= 0) throw new Error(`hold amount must be a positive integer, got ${String(hold.amount)}`);

@@ -11,7 +11,9 @@ export type LedgerReason =
   | 'admin_adjustment'
   | 'generation_hold'
   | 'generation_release'
-  | 'refund';
+  | 'refund'
+  | 'promo_code'
+  | 'referral_bonus';
 
 export interface WalletsTable {
   user_id: number;

@@ -45,7 +45,7 @@ export const ChatLong: Story = {
   args: {
     tab: tab('tab12'),
     search: '?chat=12',
-    api: api({ chat: () => Promise.resolve({ ...CHAT_DETAIL, truncated: true, message_count: 1200, messages: [...CHAT_DETAIL.messages, ...CHAT_DETAIL.messages.map((m) => ({ ...m, id: m.id + 100 }))] }) }),
+    api: api({ chat: () => Promise.resolve({ ...CHAT_DETAIL, truncated: true, message_count: 1200 }) }),
   },
 };
 export const ChatNoMessages: Story = { args: { tab: tab('tab12'), search: '?chat=12', api: api({ chat: () => Promise.resolve({ ...CHAT_DETAIL, message_count: 0, words: 0, messages: [] }) }) } };

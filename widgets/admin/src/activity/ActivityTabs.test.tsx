@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AdminChatDetail } from '@app/contracts/admin';
 import { ApiError, QueryProvider, createQueryClient } from '@app/kit';
 import { Admin } from '../Admin.tsx';
 import type { AdminApi } from '../api.ts';
@@ -9,7 +10,7 @@ import { withParams } from './address.ts';
 import { addDays, analyticsToday } from './AnalyticsTab.tsx';
 import { BarChart, dayLabel, niceCeil, tickIndices } from './BarChart.tsx';
 import { fakeActivityApi, type FakeActivityOptions } from './fake-api.ts';
-import { SETTINGS_CHANGED } from './fixtures.ts';
+import { CHAT_DETAIL, SETTINGS_CHANGED } from './fixtures.ts';
 import { duration } from './texts.ts';
 
 function setup(path: string, options: FakeActivityOptions = {}) {
@@ -133,10 +134,29 @@ describe('Чат', () => {
     expect(within(messages).getByText('Провайдер не ответил за 60 с')).toBeTruthy();
     expect(within(messages).getByRole('img', { name: 'Вложение 904' }).getAttribute('src')).toBe('/api/new/files/904');
     expect(within(dialog).queryByRole('textbox')).toBeNull();
-    expect(spied.chat).toHaveBeenCalledWith({ params: { id: 12 } });
+    expect(spied.chat).toHaveBeenCalledWith({ params: { id: 12 }, query: {} });
     await user.click(within(dialog).getByRole('button', { name: 'Закрыть' }));
     await waitFor(() => expect(window.location.search).toBe(''));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('a long chat shows its latest messages; «Показать более ранние сообщения» reads the ones before, until the first', async () => {
+    const msg = (id: number) => ({ ...(CHAT_DETAIL.messages[0] as AdminChatDetail['messages'][number]), id, text: `Сообщение ${String(id)}`, files: [] });
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
+    const pages = [
+      { ...CHAT_DETAIL, message_count: 60, truncated: true, messages: range(11, 60) },
+      { ...CHAT_DETAIL, message_count: 60, truncated: false, messages: range(1, 10) },
+    ];
+    let read = 0;
+    const { spied, user } = setup('/admin/chat_model?chat=12', { chat: () => Promise.resolve(pages[read++] as AdminChatDetail) });
+    const dialog = await screen.findByRole('dialog', { name: 'План статьи о кофе' });
+    await within(dialog).findByText('Сообщение 60');
+    expect(within(dialog).getByText('Показаны последние 50 сообщений из 60.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Показать более ранние сообщения' }));
+    await within(dialog).findByText('Сообщение 1');
+    expect(spied.chat).toHaveBeenLastCalledWith({ params: { id: 12 }, query: { before: 11 } });
+    expect(dialog.querySelectorAll('.admin-chat__message')).toHaveLength(60);
+    expect(within(dialog).queryByRole('button', { name: 'Показать более ранние сообщения' })).toBeNull();
   });
 
   it('a chat opened by address that is gone says so', async () => {
@@ -262,7 +282,7 @@ describe('Настройки', () => {
     await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
     expect(await within(form).findByText('Настройки сохранены и уже действуют')).toBeTruthy();
     expect(spied.updateSettings).toHaveBeenCalledWith({
-      body: { welcome_words: 10_000, welcome_media: 3, telegram_channel: '@neurostudio_news', support_url: 'https://t.me/help_desk', sandbox_payments: true, sandbox_telegram: false },
+      body: { welcome_words: 10_000, welcome_media: 3, referral_words: 5000, telegram_channel: '@neurostudio_news', support_url: 'https://t.me/help_desk', sandbox_payments: true, sandbox_telegram: false },
     });
     const summary = screen.getByRole('region', { name: 'Действующие значения' });
     await waitFor(() => expect(within(summary).getByText('https://t.me/help_desk')).toBeTruthy());
@@ -272,7 +292,7 @@ describe('Настройки', () => {
   it('values are checked with the contract’s schema before sending; the server’s field errors show by their fields', async () => {
     const { spied, user } = setup('/admin/settings', { updateSettings: () => Promise.reject(new ApiError(400, 'VALIDATION', { telegram_channel: ['Канал: @имя или ссылка https://t.me/имя'] })) });
     const form = await screen.findByRole('form', { name: 'Настройки' });
-    await user.clear(within(form).getByLabelText(/слова/));
+    await user.clear(within(form).getByLabelText(/канал: слова/));
     await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
     expect(within(form).getByText('Укажите число слов')).toBeTruthy();
     const link = within(form).getByLabelText(/Ссылка поддержки/);
@@ -283,7 +303,7 @@ describe('Настройки', () => {
     expect(spied.updateSettings).not.toHaveBeenCalled();
     await user.clear(link);
     await user.type(link, 'https://t.me/help_desk');
-    await user.type(within(form).getByLabelText(/слова/), '20000');
+    await user.type(within(form).getByLabelText(/канал: слова/), '20000');
     await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
     const channel = within(form).getByLabelText('Новостной канал Telegram *');
     await waitFor(() => expect(channel.getAttribute('aria-invalid')).toBe('true'));

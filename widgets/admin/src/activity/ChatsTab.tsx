@@ -1,6 +1,6 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { CHAT_SORTS, type AdminChat, type AdminChatDetail } from '@app/contracts/admin';
-import { Alert, Button, LazyDialog, LoadError, Skeleton, failureMessage, formatWords, queryState, useRouteQuery } from '@app/kit';
+import { Button, LazyDialog, LoadError, Skeleton, failureMessage, formatWords, queryState, useRouteQuery } from '@app/kit';
 import { LazyMarkdown } from '@app/kit/lazy-markdown';
 import { AdminList, type Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
@@ -57,8 +57,28 @@ export function ChatsTab({ api, search, navigate }: { api: AdminApi; search: str
 }
 
 /** One chat read-only: who, when, and its messages as their user and the model wrote them (the model's as the chat draws them: Markdown). */
+type Message = AdminChatDetail['messages'][number];
+
+/** Earlier pages of the open chat, read on demand (`before` the oldest message shown). */
+function useEarlier(api: AdminApi, id: number, chat: AdminChatDetail | undefined) {
+  const [earlier, setEarlier] = useState<{ id: number; messages: Message[]; more: boolean | null; loading: boolean; error: string | null }>({ id, messages: [], more: null, loading: false, error: null });
+  const current = earlier.id === id ? earlier : { id, messages: [], more: null, loading: false, error: null };
+  const oldest = current.messages[0]?.id ?? chat?.messages[0]?.id;
+  const more = current.more ?? chat?.truncated ?? false;
+  const load = () => {
+    if (oldest === undefined || current.loading || !more) return;
+    setEarlier({ ...current, loading: true, error: null });
+    api.chat({ params: { id }, query: { before: oldest } }).then(
+      (page) => setEarlier((e) => (e.id === id ? { ...e, messages: [...page.messages, ...e.messages], more: page.truncated, loading: false } : e)),
+      (err: unknown) => setEarlier((e) => (e.id === id ? { ...e, loading: false, error: failureMessage(err) } : e)),
+    );
+  };
+  return { messages: current.messages, more, loading: current.loading, error: current.error, load };
+}
+
 export function ChatWindow({ api, id, navigate, onClose }: { api: AdminApi; id: number; navigate: Navigate; onClose: () => void }) {
-  const chat = useRouteQuery(api.chat, { params: { id } });
+  const chat = useRouteQuery(api.chat, { params: { id }, query: {} });
+  const earlier = useEarlier(api, id, chat.data);
   const describedBy = useId();
   return (
     <LazyDialog
@@ -75,19 +95,27 @@ export function ChatWindow({ api, id, navigate, onClose }: { api: AdminApi; id: 
       <div id={describedBy}>
         {chat.isPending && <Skeleton lines={6} />}
         {chat.isError && <LoadError message={failureMessage(chat.error)} onRetry={() => void chat.refetch()} />}
-        {chat.data && <ChatView chat={chat.data} navigate={navigate} />}
+        {chat.data && <ChatView chat={{ ...chat.data, messages: [...earlier.messages, ...chat.data.messages] }} earlier={earlier} navigate={navigate} />}
       </div>
     </LazyDialog>
   );
 }
 
-function ChatView({ chat, navigate }: { chat: AdminChatDetail; navigate: Navigate }) {
+function ChatView({ chat, earlier, navigate }: { chat: AdminChatDetail; earlier: { more: boolean; loading: boolean; error: string | null; load: () => void }; navigate: Navigate }) {
   return (
     <>
       <p className="admin-screen__meta">
         <UserLink user={chat} navigate={navigate} /> · №{chat.id} · создан {when(chat.created_at)} · обновлён {when(chat.updated_at)} · сообщений: {chat.message_count} · слов: {formatWords(chat.words)}
       </p>
-      {chat.truncated && <Alert tone="info">Показаны последние {chat.messages.length} сообщений: чат длиннее.</Alert>}
+      {earlier.error && <LoadError message={earlier.error} onRetry={earlier.load} />}
+      {earlier.more && !earlier.error && (
+        <p className="admin-chat__earlier">
+          <span className="admin-muted">Показаны последние {chat.messages.length} сообщений из {chat.message_count}.</span>{' '}
+          <Button variant="ghost" busy={earlier.loading} onClick={earlier.load}>
+            Показать более ранние сообщения
+          </Button>
+        </p>
+      )}
       {chat.messages.length === 0 ? (
         <p className="admin-muted">В чате нет сообщений</p>
       ) : (

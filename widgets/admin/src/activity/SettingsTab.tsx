@@ -4,6 +4,7 @@ import { Alert, LoadError, Skeleton, failureMessage, formatMedia, formatWords, r
 import type { AdminApi } from '../api.ts';
 import { Editor, type FieldSpec, type Value, type Values } from '../Editor.tsx';
 import { when } from '../texts.ts';
+import { LegalDocuments } from '../privacy/LegalDocuments.tsx';
 
 type Key = keyof AdminSettings['defaults'];
 
@@ -16,6 +17,7 @@ const show = (key: Key, value: unknown): string => {
 const LABELS: Record<Key, string> = {
   welcome_words: 'Подарок за подписку на канал: слова',
   welcome_media: 'Подарок за подписку на канал: медиа токены',
+  referral_words: 'Бонус за приглашённого: слова',
   telegram_channel: 'Новостной канал Telegram',
   support_url: 'Ссылка поддержки',
   sandbox_payments: 'Песочница оплаты принимает платежи',
@@ -31,6 +33,7 @@ export function settingsFields(s: AdminSettings): FieldSpec[] {
   return [
     { name: 'welcome_words', label: LABELS.welcome_words, kind: 'number', required: true, hint: state('welcome_words') },
     { name: 'welcome_media', label: LABELS.welcome_media, kind: 'number', required: true, hint: `Один знак после запятой. ${state('welcome_media')}` },
+    { name: 'referral_words', label: LABELS.referral_words, kind: 'number', required: true, hint: `Начисляются пригласившему, когда приглашённый по его ссылке впервые оплатит тариф или пакет. ${state('referral_words')}` },
     { name: 'telegram_channel', label: LABELS.telegram_channel, kind: 'text', required: true, placeholder: '@neurostudio_news', hint: `@имя, ссылка https://t.me/имя или id закрытого канала (-100…). ${state('telegram_channel')}` },
     { name: 'support_url', label: LABELS.support_url, kind: 'text', required: true, placeholder: 'https://t.me/… или mailto:…', hint: `https://…, mailto:… или tg://… — ссылка «Поддержка» на страницах. ${state('support_url')}` },
     { name: 'sandbox_payments', label: LABELS.sandbox_payments, kind: 'checkbox', hint: sandbox(s.sandbox.payments, 'sandbox_payments', 'Выключенная песочница не принимает новые платежи и не списывает продления.') },
@@ -52,6 +55,7 @@ export function SettingsTab({ api }: { api: AdminApi }) {
       {settings.isPending && <Skeleton lines={8} />}
       {settings.isError && <LoadError message={failureMessage(settings.error)} onRetry={() => void settings.refetch()} />}
       {settings.data && <SettingsEditor api={api} settings={settings.data} />}
+      <LegalDocuments api={api} />
     </div>
   );
 }

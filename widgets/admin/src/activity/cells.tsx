@@ -1,22 +1,14 @@
 import type { ReactNode } from 'react';
+import { EmailText } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import { when } from '../texts.ts';
 
 /** A user's email linking to their screen in «Пользователи» (a narrow column breaks it before the @). */
 export function UserLink({ user, navigate }: { user: { user_id: number; email: string }; navigate: (href: string) => void }) {
   const href = `/admin/users/${String(user.user_id)}`;
-  const at = user.email.indexOf('@');
   return (
     <a className="admin-email" href={href} onClick={routedClick(navigate, href)}>
-      {at > 0 ? (
-        <>
-          {user.email.slice(0, at)}
-          <wbr />
-          {user.email.slice(at)}
-        </>
-      ) : (
-        user.email
-      )}
+      <EmailText email={user.email} />
     </a>
   );
 }

@@ -154,6 +154,7 @@ export function analyticsFixture(n = 30): Analytics {
 const DEFAULTS: AdminSettings['defaults'] = {
   welcome_words: 10_000,
   welcome_media: 3,
+  referral_words: 5000,
   telegram_channel: '@neurostudio_news',
   support_url: 'mailto:support@neurostudio.local',
   sandbox_payments: true,

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { userEvent, within } from 'storybook/test';
-import type { AdminProvider } from '@app/contracts/admin';
+import type { AdminAiModel, AdminProvider } from '@app/contracts/admin';
 import { ApiError } from '@app/kit';
 import { freshQueries, pending } from '@app/kit/stories';
 import type { AdminApi } from '../api.ts';
@@ -8,7 +8,7 @@ import { fakeAdminApi } from '../fake-api.ts';
 import { ADMIN_TABS, type TabFlag } from '../routes.ts';
 import { AiTabs } from './AiTabs.tsx';
 import { fakeAiApi, type FakeAiOptions } from './fake-api.ts';
-import { PROVIDERS } from './fixtures.ts';
+import { MODELS, PROVIDERS } from './fixtures.ts';
 import { TestOutcome } from './Providers.tsx';
 
 const noop = () => undefined;
@@ -39,6 +39,8 @@ export const ProductsNothingFound: Story = at('tab2', { search: '?q=кот' }, {
 export const ProductsLoadFailed: Story = at('tab2', {}, { aiProducts: offline });
 export const ProductImage: Story = at('tab2', { id: 1 });
 export const ProductTemplate: Story = at('tab2', { id: 3 });
+/** Switched on, but its model's connection is off: users do not see it, and the screen says why. */
+export const ProductHiddenByConnection: Story = at('tab2', { id: 3 });
 export const ProductTextSwitchedOff: Story = at('tab2', { id: 7 });
 export const ProductLoading: Story = at('tab2', { id: 1 }, { aiProduct: () => pending() });
 export const ProductNotFound: Story = at('tab2', { id: 99 });
@@ -60,6 +62,8 @@ export const ModelImage: Story = at('tab4', { id: 4 });
 export const ModelVideo: Story = at('tab4', { id: 5 });
 export const ModelText: Story = at('tab4', { id: 6 });
 export const ModelWithoutChoices: Story = at('tab4', { id: 3 });
+/** A chat model that gets only the latest 6 messages of a chat with each new one (staff's cap on the history sent). */
+export const ModelChatHistoryCapped: Story = at('tab4', { id: 3 }, { aiModel: () => Promise.resolve({ ...(MODELS.find((m) => m.id === 3) as AdminAiModel), history_messages: 6 }) });
 export const ModelLoadFailed: Story = at('tab4', { id: 4 }, { aiModel: offline });
 export const NewModel: Story = at('tab4', { search: '?new=1' });
 export const NewModelWithoutConnections: Story = at('tab4', { search: '?new=1' }, { providers: nothing });
@@ -91,6 +95,10 @@ export const ProviderTestAnswered: Story = {
 /** A model that answers in Markdown, drawn as the chat draws it. */
 export const ProviderTestAnsweredMarkdown: Story = {
   render: () => <TestOutcome result={{ ok: true, latency_ms: 530, model: 'gpt-4o-mini', answer: 'Связь есть. _Я на месте_ и **готов** отвечать:\n\n- на вопросы;\n- по коду: `print("привет")`.', error: null }} />,
+};
+/** An answer cut at the test's length limit mid-italics: drawn whole, no raw «_». */
+export const ProviderTestAnsweredCut: Story = {
+  render: () => <TestOutcome result={{ ok: true, latency_ms: 105, model: 'demo', answer: 'Связь есть. **Готов** отвечать на вопросы.\n\n_Это ответ демо-режима: он составлен', error: null }} />,
 };
 export const ProviderTestFailed: Story = {
   render: () => <TestOutcome result={{ ok: false, latency_ms: 230, model: 'gpt-4o-mini', answer: null, error: 'Провайдер не принял ключ из переменной OPENAI_API_KEY (HTTP 401): Incorrect API key provided' }} />,

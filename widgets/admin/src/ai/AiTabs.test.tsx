@@ -8,8 +8,6 @@ import type { AdminApi } from '../api.ts';
 import { fakeAdminApi } from '../fake-api.ts';
 import { fakeAiApi, type FakeAiOptions } from './fake-api.ts';
 import { PROVIDERS } from './fixtures.ts';
-import { changedFields } from './record.tsx';
-import { paramPrice } from './texts.ts';
 
 function setup(path: string, options: FakeAiOptions = {}) {
   window.history.replaceState(null, '', path);
@@ -52,8 +50,15 @@ describe('products', () => {
     const row = (await within(table).findByRole('link', { name: 'Картинка по описанию' })).closest('tr') as HTMLElement;
     expect(within(row).getByText('Изображения')).toBeTruthy();
     expect(within(row).getByText('Демо-художник')).toBeTruthy();
-    await waitFor(() => expect(within(row).getByText('1,0 медиа')).toBeTruthy());
+    // The price users see in the catalogue, the same figure: a text product's most with its template, rounded as there.
+    expect(within(row).getByText('от 1,0 медиа токена')).toBeTruthy();
     expect(row.querySelector('img.ai-thumb')).toBeTruthy();
+    const text = (await within(table).findByRole('link', { name: 'Пост для соцсетей' })).closest('tr') as HTMLElement;
+    expect(within(text).getByText('до 850 слов')).toBeTruthy();
+    // Switched on, but its model's connection is off: said as hidden, with why.
+    const hidden = (await within(table).findByRole('link', { name: 'Открытка к празднику' })).closest('tr') as HTMLElement;
+    expect(within(hidden).getByText('Скрыто').getAttribute('title')).toBe('пользователи его не видят: подключение «OpenAI» модели «Демо-художник» выключено');
+    expect(within(hidden).queryByText('Включено')).toBeNull();
 
     await user.selectOptions(screen.getByLabelText('Вариант'), 'img_3');
     await waitFor(() => expect(window.location.search).toBe('?variant=img_3'));
@@ -64,6 +69,12 @@ describe('products', () => {
     // Sorting keeps the filter.
     await user.click(screen.getByRole('button', { name: /Название/ }));
     await waitFor(() => expect(window.location.search).toBe('?sort=name&variant=img_3'));
+  });
+
+  it('a product switched on whose model’s connection is off warns on its screen that users do not see it', async () => {
+    setup('/admin/ai-products/3');
+    const warning = await screen.findByText(/Продукт включён, но пользователи его не видят/);
+    expect(warning.textContent).toBe('Продукт включён, но пользователи его не видят: подключение «OpenAI» модели «Демо-художник» выключено. Включите подключение или выберите другую модель.');
   });
 
   it('creates a template product: the models offered are of the variant’s kind, fields are edited in rows, then the new product opens', async () => {
@@ -361,6 +372,13 @@ describe('providers', () => {
     expect(italic.tagName).toBe('EM');
     expect(screen.getByRole('status', { name: 'Результат проверки' }).textContent).toBe('Связь есть · 380 мс · модель gpt-4o-miniСвязь есть. Я на месте и готов отвечать.');
     expect(spied.testProvider).toHaveBeenCalledWith({ params: { id: 2 }, body: { model: 'gpt-4o-mini' } });
+    // Sanitized as the chat's: a provider's HTML or a script link never becomes page markup.
+    spied.testProvider.mockResolvedValueOnce({ ok: true, latency_ms: 90, model: 'x', answer: 'Готово <img src=x onerror="alert(1)"><script>alert(2)</script> [ссылка](javascript:alert(3)) и `код`', error: null });
+    await user.click(within(check).getByRole('button', { name: 'Проверить' }));
+    const answered = screen.getByRole('status', { name: 'Результат проверки' });
+    expect((await within(answered).findByText('код')).tagName).toBe('CODE');
+    expect(answered.querySelector('img, script, [onerror]')).toBeNull();
+    expect(within(answered).getByText('ссылка').getAttribute('href') ?? '').not.toMatch(/javascript/i);
 
     spied.testProvider.mockResolvedValueOnce({ ok: false, latency_ms: 120, model: 'gpt-4o-mini', answer: null, error: 'Провайдер не принял ключ из переменной OPENAI_API_KEY (HTTP 401)' });
     await user.click(within(check).getByRole('button', { name: 'Проверить' }));
@@ -377,18 +395,5 @@ describe('providers', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/admin/providers/100'));
     expect(spied.createProvider).toHaveBeenCalledWith({ body: { name: 'Локальный', protocol: 'demo', base_url: null, api_key_env: null, timeout_seconds: 60, active: true } });
     expect(await screen.findByText('Подключение «Локальный» создано')).toBeTruthy();
-  });
-});
-
-describe('helpers', () => {
-  it('a change holds only the fields that differ, whatever the order of keys', () => {
-    expect(changedFields({ a: 1, b: { x: 1, y: 2 }, c: 'z' }, { a: 1, b: { y: 2, x: 1 }, c: 'w' })).toEqual({ c: 'w' });
-  });
-
-  it('prices as the catalogue computes them', () => {
-    const model = { kind: 'video' as const, words_per_token: 1, max_output_tokens: 100, media_price: 2, media_per_second: 0.5 };
-    expect(paramPrice(model, { value: '8', label: '8 с', provider: { duration: 8 } })).toBe('4,0 медиа');
-    expect(paramPrice(model, undefined)).toBe('2,0 медиа');
-    expect(paramPrice({ ...model, kind: 'image', media_price: 1.5 }, { value: 'x', label: 'x', provider: { n: 3 } })).toBe('4,5 медиа (3 изобр.)');
   });
 });

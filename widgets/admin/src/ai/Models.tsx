@@ -81,6 +81,8 @@ export function ModelScreen({ api, id, navigate }: { api: AdminApi; id: number |
 const numberHint = {
   words: 'Чат и текст: слов списывается за каждый токен провайдера (запрос и ответ)',
   output: 'Чат и текст: самый длинный ответ, токенов',
+  history:
+    'С каждым сообщением модель заново читает историю чата, и пользователь платит и за неё. Пусто — последние 20 сообщений (не длиннее 24 000 символов), как по умолчанию; меньше — ответы дешевле, но модель помнит меньше; 0 — без истории. Цену с учётом этого пользователь видит до отправки.',
   media: 'Изображения: медиа токенов за картинку; видео: за ролик (одна цифра после запятой)',
   second: 'Видео: медиа токенов за секунду, если вариант задаёт duration; 0 — цена за ролик',
 };
@@ -106,6 +108,7 @@ function modelFields(kind: ModelKindName, connection: string, providers: readonl
     { name: 'provider_model', label: 'Модель у провайдера', kind: 'text', required: true, maxLength: 200, placeholder: 'gpt-4o-mini', hint: 'Имя модели в API провайдера (у демо: demo, demo-image, demo-video)' },
     { name: 'words_per_token', label: 'Слов за токен', kind: 'number', required: true, hint: numberHint.words },
     { name: 'max_output_tokens', label: 'Лимит ответа, токенов', kind: 'number', required: true, hint: numberHint.output },
+    { name: 'history_messages', label: 'Сколько последних сообщений чата отправлять', kind: 'number', nullable: true, placeholder: 'Все, до 20', hint: numberHint.history, shownWhen: (v) => v.kind === 'chat' },
     { name: 'media_price', label: 'Медиа токенов за изображение или ролик', kind: 'number', required: true, hint: numberHint.media },
     { name: 'media_per_second', label: 'Медиа токенов за секунду видео', kind: 'number', required: true, hint: numberHint.second },
     { name: 'description', label: 'Описание', kind: 'textarea', maxLength: 2000 },
@@ -114,7 +117,7 @@ function modelFields(kind: ModelKindName, connection: string, providers: readonl
   ];
 }
 
-const NEW_MODEL = { name: '', kind: 'chat', provider_model: '', words_per_token: 1, max_output_tokens: 2048, media_price: 1, media_per_second: 0, description: '', sort: 0, active: true } as const;
+const NEW_MODEL = { name: '', kind: 'chat', provider_model: '', words_per_token: 1, max_output_tokens: 2048, history_messages: null, media_price: 1, media_per_second: 0, description: '', sort: 0, active: true } as const;
 
 /**
  * The kind changed: a connection that does not run the new kind, or is switched off while one

@@ -9,7 +9,7 @@ import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import type { TabProps } from '../tab-props.ts';
 import type { BodyOf } from './contract.ts';
 import { useCategories, useModels } from './options.ts';
-import { DeleteAction, RecordFrame, RecordHead, Watch, liftFieldError, stampsLine, useCatalogChanges, useSave } from './record.tsx';
+import { DeleteAction, RecordFrame, RecordHead, Watch, hiddenBecause, liftFieldError, stampsLine, useCatalogChanges, useSave } from './record.tsx';
 import { TemplateFields, checkFieldRows, fromFieldRows, toFieldRows, type FieldRow } from './TemplateFields.tsx';
 import { VARIANT_LABELS, kindLabel, modelRates, paramPrice, variantOptions } from './texts.ts';
 
@@ -63,7 +63,11 @@ function productFields(variant: ProductVariant, modelId: string, categories: rea
 function ProductView({ api, product, categories, models, navigate }: { api: AdminApi; product: AdminAiProduct | null; categories: readonly AdminAiCategory[]; models: readonly AdminAiModel[]; navigate: Navigate }) {
   const changes = useCatalogChanges(api.aiProduct.route, PATH, navigate);
   const [initial] = useState<Values>(() => {
-    if (product) return { ...product, category_id: String(product.category_id), model_id: String(product.model_id), fields: null };
+    if (product) {
+      // What the server works out (the catalogue's price, whether users see it) is not a field of the form.
+      const { price: _price, hidden_because: _hidden, connection: _connection, ...fields } = product;
+      return { ...fields, category_id: String(product.category_id), model_id: String(product.model_id), fields: null };
+    }
     const model = models.find((m) => m.kind === VARIANT_MODEL_KIND.img);
     return { name: '', variant: 'img', category_id: categories[0] ? String(categories[0].id) : '', model_id: model ? String(model.id) : '', description: '', prompt_template: '', sort: 0, active: true };
   });
@@ -130,6 +134,11 @@ function ProductView({ api, product, categories, models, navigate }: { api: Admi
         />
       ) : (
         <h2 className="admin-screen__title">Новый продукт</h2>
+      )}
+      {product && hiddenBecause(product) && (
+        <Alert tone="warning">
+          Продукт включён, но {hiddenBecause(product)}. Включите {product.hidden_because === 'category' ? 'категорию' : product.hidden_because === 'model' ? 'модель' : 'подключение'} или выберите другую модель.
+        </Alert>
       )}
       <Editor
         label={product ? 'Продукт' : 'Новый продукт'}

@@ -1,20 +1,20 @@
-import type { AdminAiModel, AdminAiProduct } from '@app/contracts/admin';
+import type { AdminAiProduct } from '@app/contracts/admin';
 import { PRODUCT_VARIANTS, type ProductVariant } from '@app/contracts/generation';
-import { queryState, useRouteQuery } from '@app/kit';
+import { catalogPriceLabel, queryState, useRouteQuery } from '@app/kit';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import type { TabProps } from '../tab-props.ts';
 import { CatalogList, isId, useListAddress, type FilterSpec } from './catalog-list.tsx';
-import { useCategories, useModels } from './options.ts';
-import { ActiveBadge } from './record.tsx';
+import { useCategories } from './options.ts';
+import { ActiveBadge, hiddenBecause } from './record.tsx';
 import { PRODUCT_SORTS } from './contract.ts';
-import { VARIANT_LABELS, VARIANT_SHORT, paramPrice, variantOptions } from './texts.ts';
+import { VARIANT_LABELS, VARIANT_SHORT, variantOptions } from './texts.ts';
 
 export const PRODUCTS_PATH = '/admin/ai-products';
 type Navigate = TabProps['navigate'];
 
-/** The list's columns; the price is the model's for its first parameter choice (what the catalogue shows). */
-export function productColumns(models: ReadonlyMap<number, AdminAiModel>): Column<AdminAiProduct>[] {
+/** The list's columns; the price is what the catalogue shows users (the server's figure). */
+export function productColumns(): Column<AdminAiProduct>[] {
   return [
     {
       key: 'name',
@@ -27,17 +27,15 @@ export function productColumns(models: ReadonlyMap<number, AdminAiModel>): Colum
         </span>
       ),
     },
-    { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} /> },
+    { key: 'active', label: 'Статус', render: (p) => <ActiveBadge active={p.active} hidden={hiddenBecause(p)} /> },
     { key: 'variant', label: 'Вариант', render: (p) => <span className="ai-nowrap" title={VARIANT_LABELS[p.variant]}>{VARIANT_SHORT[p.variant]}</span> },
     { key: 'category', label: 'Категория', render: (p) => p.category },
     { key: 'model', label: 'Модель', render: (p) => <span className="ai-nowrap">{p.model}</span> },
     {
       key: 'price',
       label: 'Цена',
-      render: (p) => {
-        const model = models.get(p.model_id);
-        return <span className="ai-nowrap">{model ? paramPrice(model, model.setting.model.params[0], true) : '…'}</span>;
-      },
+      // The figure users see in the catalogue, worked out by the server the same way.
+      render: (p) => <span className="ai-nowrap">{p.price.up_to ? catalogPriceLabel(p.price) : `от ${catalogPriceLabel(p.price)}`}</span>,
     },
     { key: 'sort', label: 'Порядок', sortable: true, numeric: true, render: (p) => p.sort },
     { key: 'id', label: 'ID', sortable: true, numeric: true, render: (p) => p.id },
@@ -47,7 +45,6 @@ export function productColumns(models: ReadonlyMap<number, AdminAiModel>): Colum
 /** «Аи продукты»: the products by variant and category. */
 export function ProductsList({ api, search, navigate }: { api: AdminApi; search: string; navigate: Navigate }) {
   const categories = useCategories(api);
-  const models = useModels(api);
   const filters: FilterSpec<'variant' | 'category_id'>[] = [
     { name: 'variant', label: 'Вариант', all: 'Все варианты', options: variantOptions, valid: (v) => (PRODUCT_VARIANTS as readonly string[]).includes(v) },
     { name: 'category_id', label: 'Категория', all: 'Все категории', options: (categories.data?.data ?? []).map((c) => ({ value: String(c.id), label: c.name })), valid: isId },
@@ -63,7 +60,7 @@ export function ProductsList({ api, search, navigate }: { api: AdminApi; search:
     <CatalogList
       title="Аи продукты"
       path={PRODUCTS_PATH}
-      columns={productColumns(new Map((models.data?.data ?? []).map((m) => [m.id, m])))}
+      columns={productColumns()}
       state={list.isPlaceholderData ? { status: 'loading' } : queryState(list)}
       address={address}
       filters={filters}

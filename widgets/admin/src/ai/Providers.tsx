@@ -190,7 +190,7 @@ export function TestOutcome({ result }: { result: ProviderTestResult }) {
         <strong>{result.ok ? 'Связь есть' : 'Ошибка'}</strong> · {result.latency_ms} мс{result.model ? ` · модель ${result.model}` : ''}
       </p>
       {/* The model's answer as the chat would draw it (Markdown); a failure is our own plain sentence. */}
-      {result.ok ? <LazyMarkdown className="ai-test__answer" text={result.answer ?? ''} /> : <p className="ai-test__text">{result.error}</p>}
+      {result.ok ? <LazyMarkdown className="ai-test__answer" text={result.answer ?? ''} cut /> : <p className="ai-test__text">{result.error}</p>}
     </div>
   );
 }

@@ -22,6 +22,7 @@ export const MODELS: AdminAiModel[] = [
     media_price: 1,
     media_per_second: 0,
     max_output_tokens: 2048,
+    history_messages: null,
     setting: {
       model: {
         params: [
@@ -46,6 +47,7 @@ export const MODELS: AdminAiModel[] = [
     media_price: 2,
     media_per_second: 0.5,
     max_output_tokens: 2048,
+    history_messages: null,
     setting: { model: { params: [{ value: '4', label: '4 секунды', provider: { duration: 4 } }] } },
     description: 'Офлайн-модель: короткий ролик.',
     sort: 50,
@@ -63,6 +65,7 @@ export const MODELS: AdminAiModel[] = [
     media_price: 0,
     media_per_second: 0,
     max_output_tokens: 800,
+    history_messages: null,
     setting: {
       model: {
         params: [
@@ -89,6 +92,7 @@ export const MODELS: AdminAiModel[] = [
     media_price: 0,
     media_per_second: 0,
     max_output_tokens: 4096,
+    history_messages: null,
     setting: { model: { params: [] } },
     description: '',
     sort: 30,
@@ -108,7 +112,7 @@ export const CATEGORIES: AdminAiCategory[] = [
 /** A small example picture (an SVG data address: stories and tests load nothing). */
 export const EXAMPLE_URL = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#2878c8"/><circle cx="32" cy="32" r="18" fill="#f5c542"/></svg>')}`;
 
-const image = { model_id: 4, model: 'Демо-художник', model_kind: 'image' as const, category_id: 1, category: 'Изображения' };
+const image = { model_id: 4, model: 'Демо-художник', model_kind: 'image' as const, category_id: 1, category: 'Изображения', connection: 'Демо', price: { wallet: 'media' as const, amount: 1, up_to: false }, hidden_because: null };
 
 export const PRODUCTS: AdminAiProduct[] = [
   { id: 1, ...image, variant: 'img', name: 'Картинка по описанию', description: 'Опишите, что нарисовать, — модель создаст изображение.', prompt_template: '', fields: [], example_url: EXAMPLE_URL, sort: 10, active: true, ...stamps(30) },
@@ -119,6 +123,9 @@ export const PRODUCTS: AdminAiProduct[] = [
     name: 'Открытка к празднику',
     description: 'Заполните поля — получите готовую открытку.',
     prompt_template: 'Праздничная открытка к событию «{occasion}» для {recipient}, стиль: {style}',
+    // Switched on, but its model's connection is off: users do not see it.
+    connection: 'OpenAI',
+    hidden_because: 'connection',
     fields: [
       { name: 'occasion', label: 'Праздник', placeholder: 'День рождения', multiline: false, required: true, max_length: 500 },
       { name: 'recipient', label: 'Кому', placeholder: 'маме', multiline: false, required: true, max_length: 500 },
@@ -134,6 +141,9 @@ export const PRODUCTS: AdminAiProduct[] = [
     model_id: 6,
     model: 'Демо-автор',
     model_kind: 'text',
+    connection: 'Демо',
+    price: { wallet: 'words', amount: 844, up_to: true },
+    hidden_because: null,
     category_id: 3,
     category: 'Тексты',
     variant: 'text_1',

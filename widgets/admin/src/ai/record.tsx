@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AdminDeleteResult } from '@app/contracts/admin';
+import type { AdminAiProduct, AdminDeleteResult } from '@app/contracts/admin';
 import { ADMIN_AI_TEXTS } from '@app/contracts/admin';
 import type { ClientRoute } from '@app/contracts/browser';
 import { Alert, ApiError, Button, LoadError, Skeleton, failureMessage, routeKey, useKitQueryClient } from '@app/kit';
@@ -180,7 +180,29 @@ export function RecordHead({ title, meta, active, badges, actions }: RecordHeadP
   );
 }
 
-export const ActiveBadge = ({ active }: { active: boolean }) => <span className={`admin-badge ${active ? 'admin-badge--on' : 'admin-badge--off'}`}>{active ? 'Включено' : 'Выключено'}</span>;
+/** «Включено» / «Выключено»; a record switched on that users still do not see (`hidden`: why) is «Скрыто», the reason in its title. */
+export const ActiveBadge = ({ active, hidden = null }: { active: boolean; hidden?: string | null }) =>
+  active && hidden ? (
+    <span className="admin-badge admin-badge--warning" title={hidden}>
+      Скрыто<span className="visually-hidden">: {hidden}</span>
+    </span>
+  ) : (
+    <span className={`admin-badge ${active ? 'admin-badge--on' : 'admin-badge--off'}`}>{active ? 'Включено' : 'Выключено'}</span>
+  );
+
+/** Why users do not see a product that is switched on, in staff's words; null when they see it. */
+export function hiddenBecause(p: Pick<AdminAiProduct, 'hidden_because' | 'category' | 'model' | 'connection'>): string | null {
+  switch (p.hidden_because) {
+    case 'category':
+      return `пользователи его не видят: категория «${p.category}» выключена`;
+    case 'model':
+      return `пользователи его не видят: модель «${p.model}» выключена`;
+    case 'connection':
+      return `пользователи его не видят: подключение «${p.connection}» модели «${p.model}» выключено`;
+    default:
+      return null;
+  }
+}
 
 /** «ID 3 · создано … · изменено …» */
 export const stampsLine = (r: { id: number; created_at: string; updated_at: string }) => `ID ${String(r.id)} · создано ${when(r.created_at)} · изменено ${when(r.updated_at)}`;

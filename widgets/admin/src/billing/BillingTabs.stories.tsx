@@ -7,7 +7,7 @@ import { fakeAdminApi } from '../fake-api.ts';
 import { ADMIN_TABS, type TabFlag } from '../routes.ts';
 import { BillingTabs } from './BillingTabs.tsx';
 import { fakeBillingApi, type FakeBillingAnswers } from './fake-api.ts';
-import { LOG, PAYMENT, PAYMENTS, SUBSCRIPTIONS } from './fixtures.ts';
+import { DUPLICATE, LOG, PAYMENT, PAYMENTS, SUBSCRIPTIONS } from './fixtures.ts';
 
 const noop = () => undefined;
 const tab = (flag: TabFlag) => ADMIN_TABS.find((t) => t.flag === flag) ?? ADMIN_TABS[0];
@@ -79,8 +79,8 @@ export const Subscription: Story = at('tab7', { search: '?subscription=7' });
 export const SubscriptionLoading: Story = at('tab7', { search: '?subscription=7', answers: { subscription: pending } });
 export const SubscriptionNotFound: Story = at('tab7', { search: '?subscription=99' });
 
-const refunded: AdminPaymentDetail = { ...(PAYMENTS[1] as (typeof PAYMENTS)[number]), refunds: [{ ...(PAYMENT.refunds[1] as AdminPaymentDetail['refunds'][number]), id: 5, amount: 390, applied: 390, actor_id: null, actor_email: null }], ledger: [] };
-const failed: AdminPaymentDetail = { ...(PAYMENTS[2] as (typeof PAYMENTS)[number]), refunds: [], ledger: [] };
+const refunded: AdminPaymentDetail = { ...(PAYMENTS[2] as (typeof PAYMENTS)[number]), refunds: [{ ...(PAYMENT.refunds[1] as AdminPaymentDetail['refunds'][number]), id: 5, amount: 390, applied: 390, actor_id: null, actor_email: null }], duplicates: [], ledger: [] };
+const failed: AdminPaymentDetail = { ...(PAYMENTS[3] as (typeof PAYMENTS)[number]), refunds: [], duplicates: [], ledger: [] };
 const refundingAll: AdminPaymentDetail = { ...PAYMENT, refunding: 790, refundable: 0 };
 
 export const Payments: Story = at('tab8');
@@ -114,6 +114,17 @@ export const PaymentFullyRefunded: Story = at('tab8', { search: '?payment=14', a
 export const PaymentFailed: Story = at('tab8', { search: '?payment=13', answers: { payment: () => Promise.resolve(failed) } });
 export const PaymentLoading: Story = at('tab8', { search: '?payment=15', answers: { payment: pending } });
 export const PaymentNotFound: Story = at('tab8', { search: '?payment=99' });
+/** The same invoice charged a second time: it bought nothing, its refund asked by the service itself. */
+export const PaymentSecondCharge: Story = at('tab8', { search: '?payment=16' });
+const secondChargeRefund = (status: 'done' | 'failed') => DUPLICATE.refunds.map((r) => ({ ...r, status, applied: status === 'done' ? r.amount : null }));
+export const PaymentSecondChargeRefunded: Story = at('tab8', {
+  search: '?payment=16',
+  answers: { payment: () => Promise.resolve({ ...DUPLICATE, status: 'refunded', refunded: 990, refunding: 0, refunds: secondChargeRefund('done') }) },
+});
+export const PaymentSecondChargeRefundRefused: Story = at('tab8', {
+  search: '?payment=16',
+  answers: { payment: () => Promise.resolve({ ...DUPLICATE, refunding: 0, refundable: 990, refunds: secondChargeRefund('failed') }) },
+});
 export const RefundConfirmation: Story = {
   ...at('tab8', { search: '?payment=15' }),
   play: async () => {

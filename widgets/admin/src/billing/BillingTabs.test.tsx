@@ -93,7 +93,7 @@ describe('«Тарифы»', () => {
     await user.type(lines, '[[[[media]] 120 медиа токенов в месяц');
     const card = within(preview).getByRole('article', { name: 'Про Плюс' });
     expect(within(card).getByRole('img', { name: 'медиа токены' })).toBeTruthy();
-    expect(plain(card)).toContain('120,0 медиа токена в месяц');
+    expect(plain(card)).toContain('120 медиа токенов в месяц');
     await user.click(within(form).getByLabelText('В продаже'));
     expect(within(preview).getByText('Тариф снят с продажи: на странице тарифов его не видно.')).toBeTruthy();
   });
@@ -262,7 +262,7 @@ describe('«Платежи»', () => {
   });
 
   it('the message of a refund follows its status: asked, then done — never «запрошен» beside «Проведён»; a change of the form takes it away', async () => {
-    const asked = { ...PAYMENT, refunding: 150, refundable: 50, refunds: [{ id: 9, amount: 50, applied: null, status: 'requested' as const, reason: 'Сбой', actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: null, created_at: PAYMENT.created_at, applied_at: null }, ...PAYMENT.refunds] };
+    const asked = { ...PAYMENT, refunding: 150, refundable: 50, refunds: [{ id: 9, amount: 50, applied: null, status: 'requested' as const, reason: 'Сбой', cause: null, actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: null, created_at: PAYMENT.created_at, applied_at: null }, ...PAYMENT.refunds] };
     const api = { ...fakeAdminApi(), ...fakeBillingApi({ refundPayment: () => Promise.resolve(asked) }) };
     const user = userEvent.setup();
     const { rerender } = render(<RefundForm api={api} payment={PAYMENT} onDone={() => undefined} />);
@@ -305,7 +305,7 @@ describe('«Платежи»', () => {
   });
 
   it('a failed payment shows why and offers no refund', async () => {
-    setup('/admin/payments?payment=13', { payment: () => Promise.resolve({ ...(PAYMENTS[2] as (typeof PAYMENTS)[number]), refunds: [], ledger: [] }) });
+    setup('/admin/payments?payment=13', { payment: () => Promise.resolve({ ...(PAYMENTS[3] as (typeof PAYMENTS)[number]), refunds: [], duplicates: [], ledger: [] }) });
     const dialog = await screen.findByRole('dialog', { name: 'Платёж №13' });
     expect(await within(dialog).findByText('Причина отказа: Недостаточно средств на карте')).toBeTruthy();
     expect(within(dialog).getByText('Вернуть можно только оплаченный платёж.')).toBeTruthy();
@@ -315,7 +315,7 @@ describe('«Платежи»', () => {
 
 describe('abandoned and declined checkouts in the admin’s words', () => {
   it('an invoice nobody paid in time says so, not its code', async () => {
-    setup('/admin/payments?payment=13', { payment: () => Promise.resolve({ ...(PAYMENTS[2] as (typeof PAYMENTS)[number]), failure_reason: 'checkout_expired', refunds: [], ledger: [] }) });
+    setup('/admin/payments?payment=13', { payment: () => Promise.resolve({ ...(PAYMENTS[3] as (typeof PAYMENTS)[number]), failure_reason: 'checkout_expired', refunds: [], duplicates: [], ledger: [] }) });
     const dialog = await screen.findByRole('dialog', { name: 'Платёж №13' });
     expect(await within(dialog).findByText('Причина отказа: счёт не оплачен за сутки')).toBeTruthy();
   });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { DashboardCardInputSchema, type AdminDashboardCard, type DashboardCardInput } from '@app/contracts/admin';
 import { Alert, Button, failureMessage, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
-import { iconImage, NewsCard } from '@app/widget-dashboard/src/NewsCard.tsx';
+import { NewsCard } from '@app/widget-dashboard/src/NewsCard.tsx';
+import { iconImage } from '@app/widget-dashboard/src/news-card-links.ts';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { Editor, type FieldSpec, type Values } from '../Editor.tsx';

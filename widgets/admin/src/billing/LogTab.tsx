@@ -24,9 +24,11 @@ export function LogEvent({ entry: e }: { entry: SubscriptionLogEntry }) {
   }
   const to = e.to_status ?? '';
   if (e.from_status === null || e.from_status === to) return <StatusBadge status={to} />;
+  // A retry after a decline: the checkout closed by the decline, not a plan that ran out.
+  const from = e.cause === 'paid_after_decline' ? <StatusBadge status="failed" label="Оплата отклонена" /> : <StatusBadge status={e.from_status} />;
   return (
     <span className="admin-event">
-      <StatusBadge status={e.from_status} /> → <StatusBadge status={to} />
+      {from} → <StatusBadge status={to} />
     </span>
   );
 }

@@ -1,10 +1,11 @@
 import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { INVOICE_STATUSES, RefundRequestSchema, checkInput, type AdminPayment, type AdminPaymentDetail } from '@app/contracts/admin';
-import { Alert, ApiError, Button, LazyDialog, failureMessage, formatAmount, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
+import { EmailText, Alert, ApiError, Button, LazyDialog, failureMessage, formatAmount, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { LEDGER_REASONS, walletAmount, when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
+import { DuplicateCharges } from './DuplicateCharges.tsx';
 import { CsvExport } from './CsvExport.tsx';
 import { newRequestId } from '../request-id.ts';
 import { OPEN, subscriptionHref, typedNumber, useListAddress } from './list.ts';
@@ -31,7 +32,16 @@ export function paymentColumns(navigate: Navigate): readonly Column<AdminPayment
   return [
     { key: 'id', label: '№', sortable: true, numeric: true, render: (p) => p.id },
     { key: 'email', label: 'Пользователь', render: (p) => <UserLink id={p.user_id} email={p.email} navigate={navigate} /> },
-    { key: 'tariff', label: 'За что', render: (p) => `${PAYMENT_KIND_LABELS[p.kind] ?? p.kind} «${p.tariff}»` },
+    {
+      key: 'tariff',
+      label: 'За что',
+      render: (p) => (
+        <>
+          {`${PAYMENT_KIND_LABELS[p.kind] ?? p.kind} «${p.tariff}»`}
+          {p.duplicate_of !== null && <span className="admin-badge admin-badge--warning admin-badge--inline">Повторная оплата №{p.duplicate_of}</span>}
+        </>
+      ),
+    },
     { key: 'status', label: 'Статус', render: (p) => <StatusBadge status={p.status} /> },
     { key: 'amount', label: 'Сумма', sortable: true, numeric: true, render: (p) => formatAmount(p.amount, p.currency) },
     { key: 'refunded', label: 'Возвращено', numeric: true, render: refundedText },
@@ -121,13 +131,14 @@ export function PaymentDetail({ api, payment: p, navigate }: { api: AdminApi; pa
         ]}
       />
       {p.failure_reason && <Alert tone="warning">Причина отказа: {failureReason(p.failure_reason)}</Alert>}
+      <DuplicateCharges payment={p} navigate={navigate} />
       <Lines title="Возвраты" head={['Когда', 'Сумма', 'Статус', 'Причина', 'Кто']} rows={p.refunds} rowKey={(r) => r.id} empty="Возвратов не было">
         {(r) => [
           <At iso={r.created_at} />,
           r.applied !== null && r.applied !== r.amount ? `${money(r.applied)} из ${money(r.amount)}` : money(r.amount),
           <StatusBadge status={r.status} label={REFUND_STATUS_LABELS[r.status] ?? r.status} />,
           r.reason ?? '—',
-          r.actor_email ?? (r.actor_id === null ? 'CloudPayments' : `#${String(r.actor_id)}`),
+          r.actor_email ?? (r.cause !== null ? 'Автоматически' : r.actor_id === null ? 'CloudPayments' : `#${String(r.actor_id)}`),
         ]}
       </Lines>
       <RefundForm api={api} payment={p} onDone={show} />
@@ -282,7 +293,7 @@ export function RefundForm({ api, payment, onDone }: { api: AdminApi; payment: A
           ) : (
             <div className="admin-confirm" role="group" aria-label="Подтверждение возврата">
               <span>
-                Вернуть {money(confirming)} пользователю {payment.email}?
+                Вернуть {money(confirming)} пользователю <EmailText email={payment.email} />?
               </span>
               <Button variant="danger" busy={busy} onClick={() => void send(confirming)}>
                 Да, вернуть

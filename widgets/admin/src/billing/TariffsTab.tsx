@@ -3,12 +3,13 @@ import { SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contr
 import { TariffInputSchema, type AdminTariff, type TariffInput } from '@app/contracts/admin';
 import { Alert, Button, formatAmount, formatMedia, formatWords, routeKey, useKitQueryClient, useRouteQuery } from '@app/kit';
 import { PlanCardFrame } from '@app/widget-tariffs/src/PlanCard.tsx';
-import { planButton } from '@app/widget-tariffs/src/plan.ts';
+import { hasTrial, planButton } from '@app/widget-tariffs/src/plan.ts';
 import type { Column } from '../AdminList.tsx';
 import type { AdminApi } from '../api.ts';
 import { Editor, type FieldSpec, type Values } from '../Editor.tsx';
 import { when } from '../texts.ts';
 import { BillingList } from './BillingList.tsx';
+import { TariffSections } from './TariffSections.tsx';
 import { useListAddress } from './list.ts';
 import { days, rub, TARIFF_TYPES, tariffTypeShort } from './texts.ts';
 import { At, Loading, RoutedLink } from './ui.tsx';
@@ -16,19 +17,29 @@ import { At, Loading, RoutedLink } from './ui.tsx';
 const PATH = '/admin/tariff';
 const FALLBACK_SORT = 'sort';
 
-const trial = (t: Pick<Tariff, 'subscriptions_type' | 'first_amount' | 'trial_days'>) =>
-  t.subscriptions_type === SUBSCRIPTION_TYPES.monthlyTrial && t.first_amount !== null ? `${rub(t.first_amount)} за ${days(t.trial_days)}` : '—';
+const trial = (t: Pick<Tariff, 'subscriptions_type' | 'first_amount' | 'trial_days'>) => (hasTrial(t) ? `${rub(t.first_amount)} за ${days(t.trial_days)}` : '—');
+/** The trial's fields mean something only for a monthly plan with a trial. */
+const withTrial = (v: Values) => Number(v.subscriptions_type) === SUBSCRIPTION_TYPES.monthlyTrial;
 
 export const TARIFF_COLUMNS: readonly Column<AdminTariff>[] = [
   { key: 'name', label: 'Название', sortable: true, render: (t) => t.name },
   { key: 'id', label: 'ID', sortable: true, numeric: true, render: (t) => t.id },
-  { key: 'type', label: 'Тип', render: (t) => <span className="admin-nowrap">{tariffTypeShort(t.subscriptions_type)}</span> },
+  { key: 'type', label: 'Тип', render: (t) => tariffTypeShort(t.subscriptions_type) },
   { key: 'amount', label: 'Цена', sortable: true, numeric: true, render: (t) => <span className="admin-nowrap">{`${formatAmount(t.amount, t.currency_provider)}${t.subscriptions_type === SUBSCRIPTION_TYPES.package ? '' : '/мес'}`}</span> },
-  { key: 'trial', label: 'Пробный период', render: (t) => <span className="admin-nowrap">{trial(t)}</span> },
+  { key: 'trial', label: 'Пробный', render: (t) => <span className="admin-nowrap">{trial(t)}</span> },
   { key: 'words', label: 'Слова', numeric: true, render: (t) => formatWords(t.words) },
   { key: 'media', label: 'Медиа', numeric: true, render: (t) => formatMedia(t.media) },
-  { key: 'popular', label: 'Популярный', render: (t) => (t.popular ? <span className="admin-badge admin-badge--admin">Популярный</span> : '—') },
-  { key: 'active', label: 'В продаже', render: (t) => (t.active ? <span className="admin-badge admin-badge--success">Да</span> : <span className="admin-badge">Снят</span>) },
+  // On sale or not, and the «Популярный» mark, in one column: the table fits a laptop's width.
+  {
+    key: 'active',
+    label: 'В продаже',
+    render: (t) => (
+      <span className="admin-badges">
+        {t.active ? <span className="admin-badge admin-badge--success">Да</span> : <span className="admin-badge">Снят</span>}
+        {t.popular && <span className="admin-badge admin-badge--admin">Популярный</span>}
+      </span>
+    ),
+  },
   { key: 'sort', label: 'Порядок', sortable: true, numeric: true, render: (t) => t.sort },
   { key: 'created_at', label: 'Создан', sortable: true, render: (t) => <At iso={t.created_at} /> },
 ];
@@ -53,6 +64,8 @@ function TariffsList({ api, search, navigate }: Omit<TariffsTabProps, 'id'>) {
   const { query } = address;
   const list = useRouteQuery(api.tariffs, { query: { q: query.q, sort: address.sort as 'sort', dir: query.dir, page: query.page } }, { placeholderData: (prev) => prev });
   return (
+    <>
+    <TariffSections current="tariffs" navigate={navigate} />
     <BillingList
       title="Тарифы"
       columns={TARIFF_COLUMNS}
@@ -64,6 +77,7 @@ function TariffsList({ api, search, navigate }: Omit<TariffsTabProps, 'id'>) {
       empty="Тарифов пока нет"
       screens={{ path: PATH, newLabel: 'Новый тариф' }}
     />
+    </>
   );
 }
 
@@ -71,8 +85,8 @@ const FIELDS: readonly FieldSpec[] = [
   { name: 'name', label: 'Название', kind: 'text', required: true, maxLength: 100 },
   { name: 'subscriptions_type', label: 'Тип', kind: 'select', numeric: true, required: true, options: TARIFF_TYPES, hint: 'Пакет докупают к действующей подписке; на странице тарифов он в разделе «Пакеты токенов»' },
   { name: 'amount', label: 'Цена, ₽ (в месяц или за пакет)', kind: 'number', required: true },
-  { name: 'first_amount', label: 'Цена пробного периода, ₽', kind: 'number', nullable: true, hint: 'Только у месячного тарифа с пробным периодом; у пакета оставьте пустым' },
-  { name: 'trial_days', label: 'Дней пробного периода', kind: 'number', required: true },
+  { name: 'first_amount', label: 'Цена пробного периода, ₽', kind: 'number', nullable: true, hint: 'Пусто — без пробного периода', shownWhen: withTrial },
+  { name: 'trial_days', label: 'Дней пробного периода', kind: 'number', required: true, hint: '0 — без пробного периода', shownWhen: withTrial },
   { name: 'words', label: 'Слов за период (у пакета — в пакете)', kind: 'number', required: true },
   { name: 'media', label: 'Медиа токенов за период (у пакета — в пакете)', kind: 'number', required: true, hint: 'Можно с одним знаком после запятой' },
   {
@@ -166,6 +180,7 @@ function TariffForm({ api, tariff, created, navigate }: { api: AdminApi; tariff:
       submitLabel={tariff ? 'Сохранить' : 'Создать тариф'}
       onSubmit={onSubmit}
       done={done}
+      onEdit={(name, draft) => (name === 'subscriptions_type' && Number(draft.subscriptions_type) !== SUBSCRIPTION_TYPES.monthlyTrial ? { first_amount: '' } : null)}
       aside={(values) => <TariffPreview tariff={{ ...tariffBody(values), id: tariff?.id ?? 0, name: text(values.name) || 'Без названия' }} active={values.active === true} />}
     />
   );

@@ -1,4 +1,4 @@
-import { adminBillingEndpoints as endpoints, type ExportQuery } from '@app/contracts/admin';
+import { adminBillingEndpoints as endpoints, adminPromoEndpoints, type ExportQuery } from '@app/contracts/admin';
 import type { ClientRoute } from '@app/contracts/browser';
 import { failure, routeCall, send } from '@app/kit';
 
@@ -45,6 +45,14 @@ export const billingApi = {
   exportLedger: routeCall(endpoints.exportLedger, (request) => csvFile(endpoints.exportLedger, request.query)),
   /** GET /api/admin/exports/payments?from=&to=: payments, renewals and refunds of a period as a CSV file. */
   exportPayments: routeCall(endpoints.exportPayments, (request) => csvFile(endpoints.exportPayments, request.query)),
+  /** GET /api/admin/promo-codes?q=&sort=&dir=&page=: with their uses. */
+  promoCodes: routeCall(adminPromoEndpoints.promoCodes),
+  /** GET /api/admin/promo-codes/:id: with its latest redemptions. */
+  promoCode: routeCall(adminPromoEndpoints.promoCode),
+  /** POST /api/admin/promo-codes */
+  createPromoCode: routeCall(adminPromoEndpoints.createPromoCode),
+  /** PUT /api/admin/promo-codes/:id: limits, period, audience, note, switched off. */
+  updatePromoCode: routeCall(adminPromoEndpoints.updatePromoCode),
 };
 
 export type BillingApi = typeof billingApi;

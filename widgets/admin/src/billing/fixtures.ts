@@ -136,6 +136,29 @@ export const SUBSCRIPTIONS: AdminSubscription[] = [
 
 export const PAYMENTS: AdminPayment[] = [
   {
+    id: 16,
+    user_id: 42,
+    email: 'anna@example.ru',
+    tariff_id: 2,
+    tariff: 'Про',
+    subscription_id: null,
+    kind: 'subscription',
+    description: 'Нейростудия: подписка «Про»',
+    amount: 990,
+    currency: 'RUB',
+    status: 'paid',
+    transaction_id: 5_000_124,
+    failure_reason: null,
+    duplicate_of: 15,
+    refunded: 0,
+    refunding: 990,
+    refundable: 0,
+    paid_at: at(3 * DAY - 40),
+    refunded_at: null,
+    created_at: at(3 * DAY - 40),
+    updated_at: at(3 * DAY - 40),
+  },
+  {
     id: 15,
     user_id: 42,
     email: 'anna@example.ru',
@@ -149,6 +172,7 @@ export const PAYMENTS: AdminPayment[] = [
     status: 'paid',
     transaction_id: 5_000_123,
     failure_reason: null,
+    duplicate_of: null,
     refunded: 200,
     refunding: 100,
     refundable: 690,
@@ -171,6 +195,7 @@ export const PAYMENTS: AdminPayment[] = [
     status: 'refunded',
     transaction_id: 5_000_122,
     failure_reason: null,
+    duplicate_of: null,
     refunded: 390,
     refunding: 0,
     refundable: 0,
@@ -193,6 +218,7 @@ export const PAYMENTS: AdminPayment[] = [
     status: 'failed',
     transaction_id: 5_000_121,
     failure_reason: 'Недостаточно средств на карте',
+    duplicate_of: null,
     refunded: 0,
     refunding: 0,
     refundable: 0,
@@ -203,11 +229,15 @@ export const PAYMENTS: AdminPayment[] = [
   },
 ];
 
+const ORIGINAL = PAYMENTS[1] as AdminPayment;
+const SECOND_CHARGE = PAYMENTS[0] as AdminPayment;
+
 export const PAYMENT: AdminPaymentDetail = {
-  ...(PAYMENTS[0] as AdminPayment),
+  ...ORIGINAL,
+  duplicates: [{ id: SECOND_CHARGE.id, amount: SECOND_CHARGE.amount, status: SECOND_CHARGE.status, refunded: SECOND_CHARGE.refunded, transaction_id: SECOND_CHARGE.transaction_id, paid_at: SECOND_CHARGE.paid_at }],
   refunds: [
-    { id: 3, amount: 100, applied: null, status: 'requested', reason: 'Сбой генерации видео', actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: null, created_at: at(60), applied_at: null },
-    { id: 2, amount: 200, applied: 200, status: 'done', reason: 'Двойное списание', actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: 5_000_140, created_at: at(2 * DAY + 30), applied_at: at(2 * DAY) },
+    { id: 3, amount: 100, applied: null, status: 'requested', reason: 'Сбой генерации видео', cause: null, actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: null, created_at: at(60), applied_at: null },
+    { id: 2, amount: 200, applied: 200, status: 'done', reason: 'Двойное списание', cause: null, actor_id: 41, actor_email: 'boris@example.ru', refund_transaction_id: 5_000_140, created_at: at(2 * DAY + 30), applied_at: at(2 * DAY) },
   ],
   ledger: [
     { id: 95, kind: 'words', amount: -60_606, reason: 'refund', created_at: at(2 * DAY) },
@@ -217,11 +247,36 @@ export const PAYMENT: AdminPaymentDetail = {
   ],
 };
 
+/** Payment 15 charged a second time: it bought nothing, and its refund was asked by the service itself. */
+export const DUPLICATE: AdminPaymentDetail = {
+  ...SECOND_CHARGE,
+  refunds: [
+    {
+      id: 6,
+      amount: 990,
+      applied: null,
+      status: 'requested',
+      reason: 'Повторная оплата счёта №15: деньги возвращаются автоматически, токены не начислялись',
+      cause: 'duplicate_payment',
+      actor_id: null,
+      actor_email: null,
+      refund_transaction_id: null,
+      created_at: at(3 * DAY - 40),
+      applied_at: null,
+    },
+  ],
+  duplicates: [],
+  ledger: [],
+};
+
 export const LOG: SubscriptionLogEntry[] = [
   { kind: 'charge', id: 31, user_id: 44, email: 'maria@example.ru', subscription_id: 5, plan: 'Бизнес', from_status: null, to_status: null, cause: null, ref: null, amount: 2490, success: false, failure_reason: 'Недостаточно средств на карте', transaction_id: 5_000_130, created_at: at(DAY) },
   { kind: 'status', id: 58, user_id: 44, email: 'maria@example.ru', subscription_id: 5, plan: 'Бизнес', from_status: 'active', to_status: 'past_due', cause: 'renewal_failed', ref: '5000130', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(DAY) },
   { kind: 'status', id: 57, user_id: 43, email: 'oleg@example.ru', subscription_id: 6, plan: 'Старт', from_status: 'active', to_status: 'cancelled', cause: 'user_cancelled', ref: 'sc_77b0e4', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(DAY + 30) },
   { kind: 'charge', id: 30, user_id: 42, email: 'anna@example.ru', subscription_id: 7, plan: 'Про', from_status: null, to_status: null, cause: null, ref: null, amount: 990, success: true, failure_reason: null, transaction_id: 5_000_123, created_at: at(3 * DAY) },
+  { kind: 'status', id: 59, user_id: 45, email: 'ivan@example.ru', subscription_id: 8, plan: 'Старт', from_status: 'expired', to_status: 'active', cause: 'paid_after_decline', ref: '5000126', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(2 * DAY) },
+  { kind: 'status', id: 55, user_id: 45, email: 'ivan@example.ru', subscription_id: 8, plan: 'Старт', from_status: 'pending', to_status: 'expired', cause: 'payment_declined', ref: '5000125', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(2 * DAY + 2) },
+  { kind: 'status', id: 54, user_id: 42, email: 'anna@example.ru', subscription_id: 7, plan: 'Про', from_status: 'active', to_status: 'active', cause: 'duplicate_payment_refunded', ref: '5000124', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(3 * DAY - 40) },
   { kind: 'status', id: 56, user_id: 42, email: 'anna@example.ru', subscription_id: 7, plan: 'Про', from_status: 'active', to_status: 'active', cause: 'renewed', ref: '5000123', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(3 * DAY) },
   { kind: 'status', id: 40, user_id: 42, email: 'anna@example.ru', subscription_id: 7, plan: 'Про', from_status: null, to_status: 'pending', cause: 'invoice_created', ref: '11', amount: null, success: null, failure_reason: null, transaction_id: null, created_at: at(33 * DAY + 5) },
 ];
@@ -229,7 +284,7 @@ export const LOG: SubscriptionLogEntry[] = [
 export const SUBSCRIPTION: AdminSubscriptionDetail = {
   ...(SUBSCRIPTIONS[0] as AdminSubscription),
   log: LOG.filter((l) => l.subscription_id === 7),
-  payments: PAYMENTS.filter((p) => p.subscription_id === 7),
+  payments: PAYMENTS.filter((p) => p.subscription_id === 7 || p.duplicate_of === 15),
 };
 
 export const CARDS: AdminDashboardCard[] = [

@@ -25,6 +25,8 @@ export const CAUSE_LABELS: Record<string, string> = {
   invoice_created: 'Выставлен счёт',
   paid: 'Первый платёж прошёл',
   paid_after_checkout_closed: 'Оплата пришла после закрытия счёта',
+  paid_after_decline: 'Оплачено повторной попыткой после отказа',
+  duplicate_payment_refunded: 'Счёт оплачен повторно: второй платёж возвращается автоматически',
   checkout_expired: 'Счёт не оплачен за сутки',
   payment_declined: 'Оплата отклонена',
   user_cancelled: 'Отменил пользователь',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LoadError, Skeleton, failureMessage } from '@app/kit';
+import { EmailText, LoadError, Skeleton, failureMessage } from '@app/kit';
 import { routedClick } from '@app/kit/routing';
 import { when } from '../texts.ts';
 import { billingStatus, statusTone } from './texts.ts';
@@ -22,7 +22,7 @@ export function RoutedLink({ href, navigate, className, children }: { href: stri
 /** A user's email leading to their screen. */
 export const UserLink = ({ id, email, navigate }: { id: number; email: string; navigate: (href: string) => void }) => (
   <RoutedLink href={`/admin/users/${String(id)}`} navigate={navigate}>
-    {email}
+    <EmailText email={email} />
   </RoutedLink>
 );
 

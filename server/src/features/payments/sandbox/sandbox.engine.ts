@@ -11,7 +11,6 @@ import { findUserInvoice } from '../../billing/invoices.queries.ts';
 import { findUserById } from '../../accounts/users.queries.ts';
 import { signNotification, type CloudPaymentsApi } from '../cloudpayments.ts';
 import { receiveNotification } from '../notifications.service.ts';
-import { tariffTokens } from '../notifications.queries.ts';
 import { cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxSubscription, insertSandboxSubscription, nextSandboxTransactionId, sandboxRefundId, updateSandboxSubscription } from './sandbox.queries.ts';
 
 /**
@@ -129,9 +128,9 @@ export async function sandboxCharge(ctx: AppContext, userId: number, input: { pa
 
   let subscriptionId: string | undefined;
   if (sub) {
-    const tariff = await tariffTokens(ctx.db, sub.tariff_id);
     const now = new Date();
-    const startAt = sub.is_trial ? new Date(now.getTime() + tariff.trial_days * DAY_MS) : addMonths(now, 1);
+    // As the checkout's recurrent data: the first monthly charge after the trial the invoice keeps.
+    const startAt = sub.is_trial ? new Date(now.getTime() + invoice.trial_days * DAY_MS) : addMonths(now, 1);
     subscriptionId = `sc_sandbox_${crypto.randomBytes(8).toString('hex')}`;
     await insertSandboxSubscription(ctx.db, { id: subscriptionId, account_id: String(user.id), email: user.email, description: invoice.description, amount_kopecks: sub.amount_kopecks, card_number: card, status: 'Active', start_at: startAt, next_transaction_at: startAt });
   }

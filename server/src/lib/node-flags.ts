@@ -1,8 +1,11 @@
-import v8 from 'node:v8';
-
 /**
- * V8's settings for a server process, set before the rest of it loads (main.ts and worker.ts
- * import this first).
+ * The Node and V8 options every server process starts with, on its command line (V8 flags cannot
+ * go in NODE_OPTIONS): `npm start`, `npm run serve` and `npm run worker` (package.json), the image
+ * (Dockerfile's CMD) and docker-compose's worker, the processes the tests run as production does
+ * (`startCluster`) and the bench's servers, the bare ones included. Set there, they are in force
+ * before V8 runs a line of the server, which a flag set from inside the process is not.
+ * `server/test/platform/node-flags.test.ts` starts each of those commands and reads the flags of
+ * the process it runs.
  *
  * Allocation-site pretenuring off: V8 watches which allocation sites' objects survive young
  * collections and, past a threshold, allocates everything from such a site straight in the old
@@ -15,4 +18,4 @@ import v8 from 'node:v8';
  * Fastify + pg server is the same either way. Everything a request allocates is short-lived, so
  * the heuristic has nothing to win in a process like this one.
  */
-v8.setFlagsFromString('--no-allocation-site-pretenuring');
+export const SERVER_NODE_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];

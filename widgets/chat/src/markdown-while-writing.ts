@@ -1,0 +1,1 @@
+export { closeOpenMarkdown } from '@app/kit/close-open-markdown';
