@@ -13,6 +13,10 @@ export interface ChatLatency {
   /** Time from the provider writing its first piece to the client reading it as a `delta`. */
   firstTokenP50Ms: number;
   firstTokenP99Ms: number;
+  /** Of the overhead: from the request to the provider receiving its call (p50). */
+  beforeProviderP50Ms: number;
+  /** Of the overhead: from the provider's last byte to the `done` event (p50). */
+  afterProviderP50Ms: number;
 }
 
 export interface ChatBenchReport {
@@ -65,6 +69,8 @@ function multipart(fields: Record<string, string>): { body: Buffer; type: string
 interface Sample {
   overhead: number;
   firstToken: number;
+  before: number;
+  after: number;
   chatId: number | null;
 }
 
@@ -89,7 +95,13 @@ async function sendOne(url: string, token: string, fields: Record<string, string
   const timing = fake.timings[before];
   if (!timing || fake.timings.length !== before + 1) throw new Error('chat bench: the provider did not see exactly one request');
   const chatId = /"chat_id":(\d+)/.exec(text)?.[1];
-  return { overhead: done - t0 - (timing.ended - timing.received), firstToken: firstDelta - timing.firstChunk, chatId: chatId ? Number(chatId) : null };
+  return {
+    overhead: done - t0 - (timing.ended - timing.received),
+    firstToken: firstDelta - timing.firstChunk,
+    before: timing.received - t0,
+    after: done - timing.ended,
+    chatId: chatId ? Number(chatId) : null,
+  };
 }
 
 const latency = (samples: Sample[]): ChatLatency => ({
@@ -97,6 +109,8 @@ const latency = (samples: Sample[]): ChatLatency => ({
   overheadP99Ms: round2(quantile(samples.map((s) => s.overhead), 0.99)),
   firstTokenP50Ms: round2(quantile(samples.map((s) => s.firstToken), 0.5)),
   firstTokenP99Ms: round2(quantile(samples.map((s) => s.firstToken), 0.99)),
+  beforeProviderP50Ms: round2(quantile(samples.map((s) => s.before), 0.5)),
+  afterProviderP50Ms: round2(quantile(samples.map((s) => s.after), 0.5)),
 });
 
 /**

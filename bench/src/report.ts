@@ -1,7 +1,7 @@
 import type { BudgetRow } from './budget-check.ts';
 import { hotWalletChecks, type ThroughputReport } from './throughput.ts';
 import type { SpeedReport } from './speed.ts';
-import { CHAT_OVERHEAD_RATIO_TARGET, CHAT_STATEMENTS_RATIO_TARGET, type ChatBenchReport } from './chat.ts';
+import { CHAT_OVERHEAD_RATIO_TARGET, CHAT_STATEMENTS_RATIO_TARGET, type ChatBenchReport, type ChatLatency } from './chat.ts';
 import type { QueueReport } from './queue.ts';
 import type { StreamsReport } from './streams.ts';
 import type { MountTimeReport } from './mount-time.ts';
@@ -61,6 +61,8 @@ function quietLine(phases: BenchReport['phases']): string {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (value: number, target: number) => `${value.toFixed(2)}${value <= target ? '' : ' ✗'}`;
+/** A chat server's overhead split at the provider: before its call, after its end (p50s; they need not add up to the overhead's p50). */
+const split = (l: ChatLatency) => `${l.beforeProviderP50Ms.toFixed(2)} | ${l.afterProviderP50Ms.toFixed(2)}`;
 const mark = (ratio: number, target: number) => `${ratio.toFixed(2)}${ratio >= target ? '' : ' ✗'}`;
 
 export function markdown(r: BenchReport): string {
@@ -149,11 +151,11 @@ export function markdown(r: BenchReport): string {
     '',
     `${String(r.chat.messages)} streamed sends (\`POST /api/new/chat/stream\`, the widget's call) one after another on each server, in rounds after a warm-up (each round the three servers in another order), ten to a chat (the history grows); the provider is an OpenAI-compatible fake in the bench's process answering ${String(r.chat.piecesPerAnswer)} pieces ${String(r.chat.gapMs)} ms apart. Overhead: request to \`done\` event less the provider's own time (request received to stream ended). First token: the provider writing its first piece to the client reading it. "Bare hop": a plain Node server that reads the request, asks the provider with fetch and passes the pieces on (no database, no session, no parsing). "Bare hop + statements": the same with the app's two statements of a message through plain pg — \`chat_send\` (the hold, both messages, the history) before asking the provider and \`chat_close\` (the answer, the settle) after, each a durable commit — the least a server that holds and settles words in the database takes. Targets: the app's overhead p50 ≤ ${String(CHAT_STATEMENTS_RATIO_TARGET)}× the bare hop + statements' and ≤ ${String(CHAT_OVERHEAD_RATIO_TARGET)}× the bare hop's (and ≤ ${String(r.chat.targetOverheadP50Ms)} ms, an earlier target), first token ≤ ${String(r.chat.targetFirstTokenMs)} ms (✗ marks a miss).`,
     '',
-    '| server | overhead p50 ms | ÷ bare hop + statements | ÷ bare hop | overhead p99 ms | first token p50 ms | first token p99 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    `| app | ${ms(r.chat.app.overheadP50Ms, r.chat.targetOverheadP50Ms)} | ${ms(r.chat.app.overheadP50Ms / r.chat.bareWithStatements.overheadP50Ms, CHAT_STATEMENTS_RATIO_TARGET)} | ${ms(r.chat.app.overheadP50Ms / r.chat.bare.overheadP50Ms, CHAT_OVERHEAD_RATIO_TARGET)} | ${r.chat.app.overheadP99Ms.toFixed(2)} | ${ms(r.chat.app.firstTokenP50Ms, r.chat.targetFirstTokenMs)} | ${r.chat.app.firstTokenP99Ms.toFixed(2)} |`,
-    `| bare hop + statements | ${r.chat.bareWithStatements.overheadP50Ms.toFixed(2)} | 1.00 | ${(r.chat.bareWithStatements.overheadP50Ms / r.chat.bare.overheadP50Ms).toFixed(2)} | ${r.chat.bareWithStatements.overheadP99Ms.toFixed(2)} | ${r.chat.bareWithStatements.firstTokenP50Ms.toFixed(2)} | ${r.chat.bareWithStatements.firstTokenP99Ms.toFixed(2)} |`,
-    `| bare hop | ${r.chat.bare.overheadP50Ms.toFixed(2)} | ${(r.chat.bare.overheadP50Ms / r.chat.bareWithStatements.overheadP50Ms).toFixed(2)} | 1.00 | ${r.chat.bare.overheadP99Ms.toFixed(2)} | ${r.chat.bare.firstTokenP50Ms.toFixed(2)} | ${r.chat.bare.firstTokenP99Ms.toFixed(2)} |`,
+    '| server | overhead p50 ms | ÷ bare hop + statements | ÷ bare hop | overhead p99 ms | first token p50 ms | first token p99 ms | request → provider p50 ms | provider’s end → done p50 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| app | ${ms(r.chat.app.overheadP50Ms, r.chat.targetOverheadP50Ms)} | ${ms(r.chat.app.overheadP50Ms / r.chat.bareWithStatements.overheadP50Ms, CHAT_STATEMENTS_RATIO_TARGET)} | ${ms(r.chat.app.overheadP50Ms / r.chat.bare.overheadP50Ms, CHAT_OVERHEAD_RATIO_TARGET)} | ${r.chat.app.overheadP99Ms.toFixed(2)} | ${ms(r.chat.app.firstTokenP50Ms, r.chat.targetFirstTokenMs)} | ${r.chat.app.firstTokenP99Ms.toFixed(2)} | ${split(r.chat.app)} |`,
+    `| bare hop + statements | ${r.chat.bareWithStatements.overheadP50Ms.toFixed(2)} | 1.00 | ${(r.chat.bareWithStatements.overheadP50Ms / r.chat.bare.overheadP50Ms).toFixed(2)} | ${r.chat.bareWithStatements.overheadP99Ms.toFixed(2)} | ${r.chat.bareWithStatements.firstTokenP50Ms.toFixed(2)} | ${r.chat.bareWithStatements.firstTokenP99Ms.toFixed(2)} | ${split(r.chat.bareWithStatements)} |`,
+    `| bare hop | ${r.chat.bare.overheadP50Ms.toFixed(2)} | ${(r.chat.bare.overheadP50Ms / r.chat.bareWithStatements.overheadP50Ms).toFixed(2)} | 1.00 | ${r.chat.bare.overheadP99Ms.toFixed(2)} | ${r.chat.bare.firstTokenP50Ms.toFixed(2)} | ${r.chat.bare.firstTokenP99Ms.toFixed(2)} | ${split(r.chat.bare)} |`,
     '',
     '## Generations through the queue',
     '',

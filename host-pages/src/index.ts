@@ -152,7 +152,7 @@ export const hostPages = fp<HostPagesOptions>(
       if (ctx.viewer && !ctx.viewer.emailConfirmed && (page.access === 'user' || page.access === 'admin')) {
         widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));
       }
-      const slots = widgets.map(mountPoint);
+      const slots = widgets.map((w) => mountPoint(w, data));
       const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
       const overlay = slots.slice(result.widgets.length);
       const styleNonce = allowInjectedStyles(reply);

@@ -33,8 +33,12 @@ export interface WidgetMount {
   props: unknown;
   /** The widget often shows nothing (a hidden notice, a tracking stub): its slot takes no space and shows no placeholder until it draws something. */
   quiet?: boolean;
-  /** What the page shows in the widget's place until it has drawn itself, in the widget's shape (`skeletons.ts`). */
-  skeleton?: RawHtml;
+  /**
+   * What the page shows in the widget's place until it has drawn itself, in the widget's shape
+   * (`skeletons.ts`); or drawn from the replies the page read for its widgets (`PageResult.reads`),
+   * so that what the widget will draw first is already there (an empty list's words).
+   */
+  skeleton?: RawHtml | SkeletonOf;
   /**
    * The widget loads its data after it mounts: the loader keeps the skeleton's height for it until
    * it no longer shows a loading state (`aria-busy`), so what follows does not move meanwhile.
@@ -42,9 +46,12 @@ export interface WidgetMount {
   hold?: boolean;
 }
 
+/** A skeleton drawn from the replies the page read as it rendered (none for a guest, or when a read was refused). */
+export type SkeletonOf = (data: readonly PageData[]) => RawHtml;
+
 export interface WidgetOptions {
   quiet?: boolean;
-  skeleton?: RawHtml;
+  skeleton?: RawHtml | SkeletonOf;
   hold?: boolean;
 }
 
@@ -55,10 +62,12 @@ export function widget<N extends WidgetName>(name: N, props: WidgetPropsInput<N>
 }
 
 /** The widget's slot with its skeleton, inert (nothing in it can be focused or typed into) and hidden from assistive technology; the widget replaces it as it mounts. */
-export const mountPoint = (w: WidgetMount) =>
-  html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading${w.quiet ? raw(' data-quiet') : ''}${w.skeleton && w.hold ? raw(' data-hold') : ''}>${
-    w.skeleton ? html`<div class="widget-skeleton" inert aria-hidden="true">${w.skeleton}</div>` : ''
+export function mountPoint(w: WidgetMount, data: readonly PageData[] = []): RawHtml {
+  const skeleton = typeof w.skeleton === 'function' ? w.skeleton(data) : w.skeleton;
+  return html`<div class="widget-slot" data-widget="${w.name}" data-props="${JSON.stringify(w.props)}" data-loading${w.quiet ? raw(' data-quiet') : ''}${skeleton && w.hold ? raw(' data-hold') : ''}>${
+    skeleton ? html`<div class="widget-skeleton" inert aria-hidden="true">${skeleton}</div>` : ''
   }</div>`;
+}
 
 export interface LayoutInput {
   title: string;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { PRODUCT_VARIANTS, accountRoutes, balanceRoutes, billingRoutes, chatRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
+import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, accountRoutes, balanceRoutes, billingRoutes, chatRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
-import { mountPoint, widget, type PageContext, type PageRead, type WidgetMount } from './layout.ts';
-import { authSkeleton, balanceHistorySkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
+import { mountPoint, widget, type PageContext, type PageData, type PageRead, type WidgetMount } from './layout.ts';
+import { type SkeletonPlan, authSkeleton, balanceHistorySkeleton, chatSkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
 
 export type PageAccess = 'guest' | 'user' | 'admin' | 'any';
 
@@ -51,6 +51,22 @@ const pageOf = (req: FastifyRequest): number => {
   const page = Number(query(req).page);
   return Number.isInteger(page) && page > 0 ? page : 1;
 };
+
+/** Whether the page's read of `path` answered an empty first page of a list (undefined: not read, refused, or not the first page). */
+export function emptyFirstPage(data: readonly PageData[], path: string): boolean | undefined {
+  const read = data.find((d) => d.path === path);
+  const page = read?.request.query?.page;
+  const list = (read?.json as { data?: unknown } | undefined)?.data;
+  if (!read || (page !== undefined && Number(page) !== 1) || !Array.isArray(list)) return undefined;
+  return list.length === 0;
+}
+
+/** The monthly plans of the page's read of the plans, in its order (what the plans page lists under «Подписки»). */
+function subscriptionPlans(data: readonly PageData[]): SkeletonPlan[] | undefined {
+  const tariffs = data.find((d) => d.path === billingRoutes.tariffs.path)?.json;
+  if (!Array.isArray(tariffs)) return undefined;
+  return (tariffs as Tariff[]).filter((t) => t.subscriptions_type !== SUBSCRIPTION_TYPES.package).map((t) => ({ name: t.name, popular: t.popular, description: t.description }));
+}
 
 /** Query parameters as single strings: a repeated parameter (`?a=1&a=2`) counts as absent. */
 const query = (req: FastifyRequest): Record<string, string | undefined> =>
@@ -147,7 +163,7 @@ export const PAGES: PageDefinition[] = [
         widget(
           'tariffs',
           { frontend: false, paymentScriptUrl: ctx.payments.scriptUrl, sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable },
-          { skeleton: tariffsSkeleton({ sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable }), hold: true },
+          { skeleton: (data) => tariffsSkeleton({ sandbox: ctx.payments.sandbox, paymentsOff: ctx.payments.unavailable }, subscriptionPlans(data)), hold: true },
         ),
       ],
       body: ([tariffs]) => html`<div class="page-head"><h1>Тарифы</h1></div>${tariffs}`,
@@ -163,7 +179,7 @@ export const PAGES: PageDefinition[] = [
     layout: 'app',
     render: () => ({
       title: 'История заказов',
-      widgets: [widget('order-history', {}, { skeleton: ordersSkeleton(), hold: true })],
+      widgets: [widget('order-history', {}, { skeleton: (data) => ordersSkeleton(emptyFirstPage(data, billingRoutes.subscriptionHistory.path)), hold: true })],
       body: ([orders]) => html`<div class="page-head"><h1>История заказов</h1></div>${orders}`,
       // The first tab, «Подписки», first page.
       reads: [{ path: billingRoutes.subscriptionHistory.path, request: { query: { page: 1 } } }],
@@ -178,7 +194,7 @@ export const PAGES: PageDefinition[] = [
     facts: true,
     render: (ctx, req) => ({
       title: 'История баланса',
-      widgets: [widget('balance-history', {}, { skeleton: balanceHistorySkeleton(ctx.facts), hold: true })],
+      widgets: [widget('balance-history', {}, { skeleton: (data) => balanceHistorySkeleton(ctx.facts, emptyFirstPage(data, balanceRoutes.history.path)), hold: true })],
       body: ([history]) => html`<div class="page-head"><h1>История баланса</h1></div>${history}`,
       reads: [
         { path: accountRoutes.user.path, request: {} },
@@ -191,9 +207,10 @@ export const PAGES: PageDefinition[] = [
     path: '/chat',
     access: 'user',
     layout: 'app',
-    render: () => ({
+    render: (_ctx, req) => ({
       title: 'Чат',
-      widgets: [widget('chat', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' })],
+      // A new chat unless the address opens one (`?id=`): its empty state is what the page shows first.
+      widgets: [widget('chat', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' }, query(req).id === undefined ? { skeleton: chatSkeleton() } : {})],
       fill: true,
       // The composer's models and balance (the chat list pages are merged under a key of their own: read by the widget).
       reads: [
@@ -268,7 +285,7 @@ function aiHistoryPages(): PageDefinition[] {
     render: (_ctx, req) => {
       const type = path === '/ai-history' ? 'image' : 'video';
       // The text runs (`?type=text`) have a shape of their own.
-      const skeleton = query(req).type === undefined ? { skeleton: historySkeleton(type), hold: true } : {};
+      const skeleton = query(req).type === undefined ? { skeleton: (data: readonly PageData[]) => historySkeleton(type, emptyFirstPage(data, generationRoutes.history.path)), hold: true } : {};
       const kind = type === 'image' && query(req).type === 'text' ? 'text' : type;
       return {
         title: 'История генераций',

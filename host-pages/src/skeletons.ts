@@ -1,5 +1,6 @@
 import type { Balances, UserSubscriptionStatus, WelcomeState } from '@app/contracts';
-import { BILLING_TEXTS } from '@app/contracts/browser';
+import { BILLING_TEXTS, CHAT_TEXTS, descriptionParts } from '@app/contracts/browser';
+import { PRIVACY_TEXTS } from '@app/contracts/privacy';
 import { html, raw, type RawHtml } from './html.ts';
 
 /**
@@ -40,12 +41,20 @@ const field = (label: string, hint?: string) =>
   html`<div class="field"><span class="field__label">${label}</span><span class="field__input sk-input"></span>${hint ? html`<div class="field__hint">${hint}</div>` : ''}</div>`;
 const button = (label: string) => html`<span class="btn btn-primary btn-block"><span class="btn__label">${label}</span></span>`;
 
+/** The registration's consent box (152-ФЗ) with its words: on a phone the longest text of the form. */
+const consentField = () =>
+  html`<div class="field field--checkbox"><label class="consent"><input type="checkbox" tabindex="-1"><span>${PRIVACY_TEXTS.consent} <a>${PRIVACY_TEXTS.consentLink}</a></span></label></div>`;
+
+/** A list's empty state as the kit's `EmptyState` draws it, its link a button. */
+const emptyState = (title: string, text: string, action?: { label: string; kind: 'primary' | 'secondary' }) =>
+  html`<div class="empty-state"><p class="empty-state__title">${title}</p><p>${text}</p>${action ? html`<span class="btn btn-${action.kind}">${action.label}</span>` : ''}</div>`;
+
 /** The sign-in and sign-up forms (`widgets/auth`). */
 export function authSkeleton(mode: 'login' | 'register'): RawHtml {
   if (mode === 'login') {
     return html`<section class="card auth-card"><h1 class="card__title">Вход</h1><p class="card__subtitle">Войдите, чтобы продолжить работу с нейросетями</p><div class="form">${field('Email')}${field('Пароль')}${button('Войти')}</div><div class="auth-card__footer"><span class="sk-link">Забыли пароль?</span><span>Нет аккаунта? <span class="sk-link">Зарегистрироваться</span></span></div></section>`;
   }
-  return html`<section class="card auth-card"><h1 class="card__title">Регистрация</h1><p class="card__subtitle">Создайте аккаунт — код подтверждения придёт на почту</p><div class="form">${field('Email')}${field('Пароль', 'Не короче 8 символов')}${field('Повторите пароль')}${button('Зарегистрироваться')}</div><div class="auth-card__footer"><span>Уже есть аккаунт? <span class="sk-link">Войти</span></span></div></section>`;
+  return html`<section class="card auth-card"><h1 class="card__title">Регистрация</h1><p class="card__subtitle">Создайте аккаунт — код подтверждения придёт на почту</p><div class="form">${field('Email')}${field('Пароль', 'Не короче 8 символов')}${field('Повторите пароль')}${consentField()}${button('Зарегистрироваться')}</div><div class="auth-card__footer"><span>Уже есть аккаунт? <span class="sk-link">Войти</span></span></div></section>`;
 }
 
 /** The request of a password reset link (`widgets/password-reset-request`). */
@@ -106,32 +115,90 @@ export function dashboardSkeleton(facts: PageFacts | undefined): RawHtml {
   return html`<div class="dashboard"><div class="dashboard__top">${card('Подписка', sub)}${card('Баланс', html`${balances}<div class="dashboard__links"><span class="sk-link">Купить токены</span><span class="sk-link">История баланса</span></div>`)}</div>${card('Новости и возможности', news, 'dashboard-news')}</div>`;
 }
 
-/** The plans page (`widgets/tariffs`): the sandbox's note and the plans as cards of their size. */
-export function tariffsSkeleton(props: { sandbox: boolean; paymentsOff: boolean }): RawHtml {
+/** A plan as the plans page's skeleton draws it, from the page's read of the plans (`Tariff`). */
+export interface SkeletonPlan {
+  name: string;
+  popular: boolean;
+  description: readonly string[];
+}
+
+/** A description line with its icons, as `PlanDescription` draws it. */
+const featureLine = (line: string) =>
+  html`<li>${descriptionParts(line).map((part) => (part.type === 'text' ? html`<span>${part.text}</span>` : part.icon === 'words' ? WORDS_ICON : MEDIA_ICON))}</li>`;
+
+/** A plan's card (`PlanCardFrame`): its badge, name and description; the price and the buttons, which depend on the account, loading. */
+const planCard = (plan: SkeletonPlan) =>
+  html`<li class="plan${plan.popular ? ' plan--popular' : ''}"><article class="plan__inner">${plan.popular ? html`<span class="plan__badge">Популярный</span>` : ''}<h3 class="plan__name">${plan.name}</h3>${block(
+    'price',
+  )}<ul class="plan__features">${plan.description.map(featureLine)}</ul><div class="plan__actions">${block('button')}</div></article></li>`;
+
+/**
+ * The plans page (`widgets/tariffs`): the sandbox's note and the plans — their names and what they
+ * give when the page read them (`plans`), cards of their size otherwise.
+ */
+export function tariffsSkeleton(props: { sandbox: boolean; paymentsOff: boolean }, plans?: readonly SkeletonPlan[]): RawHtml {
   const note = props.sandbox
     ? html`<div class="tariffs__sandbox"><p class="tariffs__sandbox-title">Тестовый режим оплаты</p><p>Деньги не списываются. Оплачивайте тестовыми картами (срок — любой будущий, CVV — любой):</p><ul><li><code>4242 4242 4242 4242</code> — успешная оплата</li><li><code>4012 8888 8888 1881</code> — отказ: недостаточно средств</li><li><code>4111 1111 1111 1111</code> — успешно, но следующие автосписания не пройдут</li></ul></div>`
     : '';
-  const plan = html`<li class="plan"><div class="plan__inner sk-plan">${line('half')}${block('price')}${line()}${line()}${line('short')}${block('button')}</div></li>`;
-  return html`<div class="tariffs">${note}<section class="tariffs__section"><h2>Подписки</h2><ul class="plans">${[plan, plan, plan]}</ul></section><section class="tariffs__section"><h2>Пакеты токенов</h2><p class="tariffs__lead">Докупаются к действующей подписке. Токены не сгорают.</p>${block('packages')}</section></div>`;
+  const placeholder = html`<li class="plan"><div class="plan__inner sk-plan">${line('half')}${block('price')}${line()}${line()}${line('short')}${block('button')}</div></li>`;
+  const cards = plans?.length ? plans.map(planCard) : [placeholder, placeholder, placeholder];
+  return html`<div class="tariffs">${note}<section class="tariffs__section"><h2>Подписки</h2><ul class="plans">${cards}</ul></section><section class="tariffs__section"><h2>Пакеты токенов</h2><p class="tariffs__lead">Докупаются к действующей подписке. Токены не сгорают.</p>${block('packages')}</section></div>`;
 }
 
 /** A list in a card that loads its first page (the orders, the balance's movements). */
 const listLines = () => html`<div class="skeleton">${line()}${line()}${line()}${line('short')}</div>`;
 
-/** The order history (`widgets/order-history`): its tabs and the first tab's list. */
-export const ordersSkeleton = (): RawHtml =>
-  html`<section class="card orders"><div class="tabs-root"><div class="tabs"><span class="tabs__tab" aria-selected="true">Подписки</span><span class="tabs__tab">Авто списания</span><span class="tabs__tab">Пакеты</span></div><div class="tabs__panel"><div class="orders__panel">${block('empty')}</div></div></div></section>`;
+/**
+ * The order history (`widgets/order-history`): its tabs and the first tab's list; `empty` when the
+ * page read that first page and it had no record (the widget's words for it then).
+ */
+export const ordersSkeleton = (empty?: boolean): RawHtml =>
+  html`<section class="card orders"><div class="tabs-root"><div class="tabs"><span class="tabs__tab" aria-selected="true">Подписки</span><span class="tabs__tab">Авто списания</span><span class="tabs__tab">Пакеты</span></div><div class="tabs__panel"><div class="orders__panel">${
+    empty ? emptyState('У вас пока нет подписок', 'Оформите подписку, чтобы каждый месяц получать слова и медиа токены.', { label: 'Выбрать тариф', kind: 'primary' }) : block('empty')
+  }</div></div></div></section>`;
 
-/** The balance history (`widgets/balance-history`): the balances from the server, the movements loading. */
-export const balanceHistorySkeleton = (facts: PageFacts | undefined): RawHtml =>
-  html`<div class="balance-history">${card('Сейчас на балансе', html`${facts ? balancesBlock(facts.balances) : listLines()}<span class="balance-now__buy sk-link">Тарифы и пакеты</span>`, 'balance-now')}${card('Движения по балансу', html`<div class="ledger__panel">${block('empty')}</div>`, 'ledger')}</div>`;
+/** The balance history (`widgets/balance-history`): the balances from the server, the movements loading (or none: `empty`, their first page read). */
+export const balanceHistorySkeleton = (facts: PageFacts | undefined, empty?: boolean): RawHtml =>
+  html`<div class="balance-history">${card('Сейчас на балансе', html`${facts ? balancesBlock(facts.balances) : listLines()}<span class="balance-now__buy sk-link">Тарифы и пакеты</span>`, 'balance-now')}${card(
+    'Движения по балансу',
+    html`<div class="ledger__panel">${
+      empty
+        ? emptyState('Пока ни одного движения', 'Здесь появятся начисления по тарифу и пакетам, подарки, списания за ответы в чате и генерации и возвраты.', { label: 'Выбрать тариф', kind: 'primary' })
+        : block('empty')
+    }</div>`,
+    'ledger',
+  )}</div>`;
 
 /** The catalogue (`widgets/ai-products`) at /ai-products: its head and the first cards. */
 export const catalogSkeleton = (): RawHtml =>
   html`<div class="gen-catalog"><header class="gen-catalog__head"><div><h1>Генерации</h1><p class="gen-catalog__lead">Картинки, видео и тексты по готовым сценариям. Цена видна до запуска, токены списываются только за результат.</p></div><span class="btn btn-secondary">История генераций</span></header><div class="gen-filter"><span class="gen-filter__item" aria-current="page">Все</span><span class="gen-filter__item">Изображения</span><span class="gen-filter__item">Видео</span><span class="gen-filter__item">Тексты</span></div><section class="gen-category">${line('half')}${line()}<ul class="gen-grid">${Array.from({ length: 6 }, () => html`<li>${block('gen-card')}</li>`)}</ul></section></div>`;
 
 const HISTORY_TITLES = { image: 'Создать изображение', video: 'Создать видео' } as const;
+/** The history's words when a kind has no run yet (the widget's `KIND_TEXTS`). */
+const HISTORY_EMPTY = {
+  image: { title: 'Здесь появятся ваши изображения', text: 'Выберите продукт в каталоге, опишите идею — и готовая картинка сохранится в истории.' },
+  video: { title: 'Здесь появятся ваши видео', text: 'Выберите продукт в каталоге, опишите сцену — ролик сохранится в истории, когда будет готов.' },
+} as const;
 
-/** The history of runs (`widgets/ai-history`): its head, tabs and the list loading. */
-export const historySkeleton = (type: 'image' | 'video'): RawHtml =>
-  html`<section class="gen-history"><div class="gen-history__head"><h1>История генераций</h1><span class="btn btn-primary gen-history__create"><span aria-hidden="true">+</span> ${HISTORY_TITLES[type]}</span></div><div class="tabs gen-history__tabs"><span class="tabs__tab"${type === 'image' ? raw(' aria-current="page"') : ''}>Изображения</span><span class="tabs__tab"${type === 'video' ? raw(' aria-current="page"') : ''}>Видео</span><span class="tabs__tab">Тексты</span></div>${block('empty')}</section>`;
+/** The history of runs (`widgets/ai-history`): its head, tabs and the list loading (or none: `empty`, its first page read). */
+export const historySkeleton = (type: 'image' | 'video', empty?: boolean): RawHtml =>
+  html`<section class="gen-history"><div class="gen-history__head"><h1>История генераций</h1><span class="btn btn-primary gen-history__create"><span aria-hidden="true">+</span> ${HISTORY_TITLES[type]}</span></div><div class="tabs gen-history__tabs"><span class="tabs__tab"${type === 'image' ? raw(' aria-current="page"') : ''}>Изображения</span><span class="tabs__tab"${type === 'video' ? raw(' aria-current="page"') : ''}>Видео</span><span class="tabs__tab">Тексты</span></div>${
+    empty ? html`<div class="card gen-history__empty">${emptyState(HISTORY_EMPTY[type].title, HISTORY_EMPTY[type].text, { label: HISTORY_TITLES[type], kind: 'primary' })}</div>` : block('empty')
+  }</section>`;
+
+/** The chat's words for a new chat and its examples (`widgets/chat`: `TEXTS`, `EXAMPLES`). */
+const CHAT_EMPTY = {
+  chats: 'Чаты',
+  title: 'С чем помочь?',
+  text: 'Задайте вопрос, попросите написать текст или разобрать картинку — ответит выбранная модель.',
+  examples: ['Объясни простыми словами, как работает нейросеть', 'Составь план статьи о здоровом сне', 'Напиши вежливое письмо клиенту о переносе сроков'],
+} as const;
+
+/**
+ * The chat (`widgets/chat`) opening a new chat (no `?id=`): the list's column loading, the head,
+ * the empty chat's words and examples (on a phone what the user sees first) and the composer's frame.
+ */
+export const chatSkeleton = (): RawHtml =>
+  html`<div class="chat-frame"><div class="chat"><nav class="chat-sidebar"><div class="chat-sidebar__head"><h2 class="chat-sidebar__title">${CHAT_EMPTY.chats}</h2></div>${button(`+ ${CHAT_TEXTS.newChat}`)}<span class="field__input sk-input"></span>${listLines()}</nav><section class="chat-main"><header class="chat-main__head"><span class="chat-icon-btn chat-main__toggle"></span><h1 class="chat-main__title">${CHAT_TEXTS.newChat}</h1><span class="chat-icon-btn chat-main__new"></span></header><div class="chat-conversation"><div class="chat-conversation__inner"><div class="chat-empty"><div class="chat-empty__badge">✦</div><h2 class="chat-empty__title">${CHAT_EMPTY.title}</h2><p class="chat-empty__text">${CHAT_EMPTY.text}</p><ul class="chat-empty__examples">${CHAT_EMPTY.examples.map(
+    (example) => html`<li><span class="chat-example">${example}</span></li>`,
+  )}</ul></div></div></div><div class="chat-composer">${block('composer')}<div class="sk-composer-hint"></div></div></section></div></div>`;

@@ -5,6 +5,7 @@ import {
   authSkeleton,
   balanceHistorySkeleton,
   catalogSkeleton,
+  chatSkeleton,
   dashboardSkeleton,
   historyButtonSkeleton,
   historySkeleton,
@@ -50,10 +51,21 @@ export const DashboardPastDue: Story = {
   args: { widget: 'dashboard', html: dashboardSkeleton({ ...SUBSCRIBER, subscription: { ...SUBSCRIBER.subscription, past_due: true } }) },
 };
 export const DashboardWithoutFacts: Story = { args: { widget: 'dashboard', html: dashboardSkeleton(undefined) } };
+const PLANS = [
+  { name: 'Старт', popular: false, description: ['[[words]] 100 000 слов в месяц', '[[media]] 30 медиа токенов в месяц', 'Чат со всеми текстовыми моделями'] },
+  { name: 'Про', popular: true, description: ['[[words]] 300 000 слов в месяц', '[[media]] 100 медиа токена в месяц', 'Генерация изображений и видео'] },
+];
+
 export const Tariffs: Story = { args: { widget: 'tariffs', html: tariffsSkeleton({ sandbox: false, paymentsOff: false }) } };
+export const TariffsWithPlans: Story = { args: { widget: 'tariffs', html: tariffsSkeleton({ sandbox: false, paymentsOff: false }, PLANS) } };
 export const TariffsSandbox: Story = { args: { widget: 'tariffs', html: tariffsSkeleton({ sandbox: true, paymentsOff: false }) } };
 export const OrderHistory: Story = { args: { widget: 'order-history', html: ordersSkeleton() } };
+export const OrderHistoryEmpty: Story = { args: { widget: 'order-history', html: ordersSkeleton(true) } };
 export const BalanceHistory: Story = { args: { widget: 'balance-history', html: balanceHistorySkeleton(SUBSCRIBER) } };
+export const BalanceHistoryEmpty: Story = { args: { widget: 'balance-history', html: balanceHistorySkeleton(NEW_USER, true) } };
 export const Catalogue: Story = { args: { widget: 'ai-products', html: catalogSkeleton() } };
 export const ImageHistory: Story = { args: { widget: 'ai-history', html: historySkeleton('image') } };
 export const VideoHistory: Story = { args: { widget: 'ai-history', html: historySkeleton('video') } };
+export const ImageHistoryEmpty: Story = { args: { widget: 'ai-history', html: historySkeleton('image', true) } };
+export const VideoHistoryEmpty: Story = { args: { widget: 'ai-history', html: historySkeleton('video', true) } };
+export const NewChat: Story = { args: { widget: 'chat', html: chatSkeleton() } };

@@ -1,5 +1,4 @@
-import { plural } from '@app/kit';
-import { BILLING_TEXTS, CLIENT_ERRORS, DESCRIPTION_MARKERS, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
+import { BILLING_TEXTS, CLIENT_ERRORS, SUBSCRIPTION_TYPES, type SubscribeCheck, type Tariff } from '@app/contracts/browser';
 
 /** The forms of «день» after a number. */
 export const DAYS = ['день', 'дня', 'дней'] as const;
@@ -49,32 +48,5 @@ export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: rea
   return { kind: 'pay', label: BILLING_TEXTS.subscribe, blockedReason };
 }
 
-/** The forms of «медиа токен» after a whole number: one, a few, many. */
-const MEDIA_TOKEN_FORMS = ['медиа токен', 'медиа токена', 'медиа токенов'] as const;
-
-/**
- * «медиа токен…» after a number inside a text staff typed (a plan's description line) made to
- * agree with the number as it is written, which stays as typed: `300 медиа токенов`,
- * `1 медиа токен`, `2 медиа токена`, `2,5 медиа токена` (a fraction takes the genitive singular).
- */
-export const withMediaAgreement = (text: string) =>
-  text.replace(/(\d[\d\u00a0\u202f ]*?)([.,]\d+)?(\s+)медиа\s+токен[а-яё]*/giu, (_, whole: string, fraction: string | undefined, space: string) => {
-    const noun = fraction ? MEDIA_TOKEN_FORMS[1] : plural(Number(whole.replace(/[\s\u00a0\u202f]/g, '')), MEDIA_TOKEN_FORMS);
-    return `${whole}${fraction ?? ''}${space}${noun}`;
-  });
-
-export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; icon: 'words' | 'media' };
-
-const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
-
-/** A description line split at its icon markers (`[[words]]`, `[[media]]`), as staff typed it, «медиа токен…» agreeing with its number. */
-export function descriptionParts(line: string): DescriptionPart[] {
-  return line
-    .split(MARKER_RE)
-    .filter((part) => part !== '')
-    .map((part): DescriptionPart => {
-      if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
-      if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
-      return { type: 'text', text: withMediaAgreement(part) };
-    });
-}
+/** A description line's parts and the agreement of «медиа токен…»: shared with the page's skeleton (`@app/contracts`). */
+export { descriptionParts, withMediaAgreement, type DescriptionPart } from '@app/contracts/browser';
