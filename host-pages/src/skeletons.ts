@@ -1,5 +1,6 @@
 import type { Balances, UserSubscriptionStatus, WelcomeState } from '@app/contracts';
-import { BILLING_TEXTS, CHAT_TEXTS, descriptionParts } from '@app/contracts/browser';
+import { BILLING_TEXTS, CHAT_TEXTS } from '@app/contracts/browser';
+import { descriptionParts } from '@app/contracts/plan-lines';
 import { PRIVACY_TEXTS } from '@app/contracts/privacy';
 import { html, raw, type RawHtml } from './html.ts';
 

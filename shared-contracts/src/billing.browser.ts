@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { IdSchema } from './fields.ts';
 import type { Endpoint } from './route.ts';
-import { pluralRu } from './errors.ts';
 
 /* What of the billing contract the browser needs: endpoints, the sandbox card form's schema (zod/mini), constants and texts. */
 
@@ -59,36 +58,3 @@ export const BILLING_TEXTS = {
   pastDue: 'Не удалось списать оплату за продление. Мы повторим попытку — проверьте карту.',
 } as const;
 
-/** The forms of «медиа токен» after a whole number: one, a few, many. */
-const MEDIA_TOKEN_FORMS = ['медиа токен', 'медиа токена', 'медиа токенов'] as const;
-
-/**
- * «медиа токен…» after a number inside a text staff typed (a plan's description line) made to
- * agree with the number as it is written, which stays as typed: `300 медиа токенов`,
- * `1 медиа токен`, `2 медиа токена`, `2,5 медиа токена` (a fraction takes the genitive singular).
- */
-export const withMediaAgreement = (text: string) =>
-  text.replace(/(\d[\d\u00a0\u202f ]*?)([.,]\d+)?(\s+)медиа\s+токен[а-яё]*/giu, (_, whole: string, fraction: string | undefined, space: string) => {
-    const noun = fraction ? MEDIA_TOKEN_FORMS[1] : pluralRu(Number(whole.replace(/[\s\u00a0\u202f]/g, '')), MEDIA_TOKEN_FORMS);
-    return `${whole}${fraction ?? ''}${space}${noun}`;
-  });
-
-export type DescriptionPart = { type: 'text'; text: string } | { type: 'icon'; icon: 'words' | 'media' };
-
-const MARKER_RE = /(\[\[words\]\]|\[\[media\]\])/;
-
-/**
- * A plan's description line split at its icon markers (`[[words]]`, `[[media]]`), as staff typed
- * it, «медиа токен…» agreeing with its number: the plans page draws it, and the page's skeleton
- * before it.
- */
-export function descriptionParts(line: string): DescriptionPart[] {
-  return line
-    .split(MARKER_RE)
-    .filter((part) => part !== '')
-    .map((part): DescriptionPart => {
-      if (part === DESCRIPTION_MARKERS.words) return { type: 'icon', icon: 'words' };
-      if (part === DESCRIPTION_MARKERS.media) return { type: 'icon', icon: 'media' };
-      return { type: 'text', text: withMediaAgreement(part) };
-    });
-}

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIND_TEXTS } from '../../../widgets/ai-history/src/texts.ts';
 import { EXAMPLES, TEXTS } from '../../../widgets/chat/src/texts.ts';
-import { SUBSCRIPTION_TYPES, descriptionParts } from '@app/contracts/browser';
+import { SUBSCRIPTION_TYPES } from '@app/contracts/browser';
+import { descriptionParts } from '@app/contracts/plan-lines';
 import { credit } from '../../src/features/wallet/wallet.queries.ts';
 import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
 import { seedCatalog, subscribe, type Catalog } from '../support/billing.ts';

@@ -49,4 +49,4 @@ export function planButton(tariff: Tariff, check: SubscribeCheck, purchased: rea
 }
 
 /** A description line's parts and the agreement of «медиа токен…»: shared with the page's skeleton (`@app/contracts`). */
-export { descriptionParts, withMediaAgreement, type DescriptionPart } from '@app/contracts/browser';
+export { descriptionParts, withMediaAgreement, type DescriptionPart } from '@app/contracts/plan-lines';
