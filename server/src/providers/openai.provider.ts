@@ -1,8 +1,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ImageEditParamsNonStreaming, ImageGenerateParamsNonStreaming, ImagesResponse } from 'openai/resources/images';
 import { Deadline, downloadFile, errorFromStatus, privateAddressError, sniffImageMime } from './provider-http.ts';
 import { defaultProviderFetch } from './provider-network.ts';
+import { providerMessage, streamChunks } from './openai-stream.ts';
 import {
   ProviderError,
   type ChatCompletion,
@@ -62,13 +63,6 @@ function finishReason(reason: string | null | undefined): 'stop' | 'length' {
   return reason === 'length' ? 'length' : 'stop';
 }
 
-/** The provider's own words in an OpenAI-style error body (`error.message`, or `error` itself when a server sends a string); never the raw body. */
-function providerMessage(error: unknown): string | undefined {
-  if (typeof error === 'string') return error;
-  const message = (error as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' ? message : undefined;
-}
-
 /** The provider-neutral error for whatever the SDK (or fetch under it) threw. */
 function toProviderError(e: unknown, deadline: Deadline, what: string): ProviderError {
   // The deadline first: a download inside the call would otherwise report our own timeout as an abort.
@@ -125,6 +119,14 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     });
   }
 
+  private get chatUrl(): string {
+    return `${this.conn.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  }
+
+  private get streamHeaders(): Record<string, string> {
+    return { ...this.conn.headers, authorization: `Bearer ${this.conn.apiKey}` };
+  }
+
   private chatBody(req: ChatRequest) {
     return {
       ...req.params,
@@ -135,33 +137,27 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
     };
   }
 
+  /**
+   * A streamed answer: read with fetch and eventsource-parser (openai-stream.ts), not the SDK,
+   * whose work per call is most of the adapter's time on a chat message.
+   */
   async *streamChat(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const what = `chat ${req.model} (stream)`;
     const deadline = new Deadline(req.signal, this.timeoutMs);
     try {
-      let stream: AsyncIterable<ChatCompletionChunk>;
-      try {
-        const body: ChatCompletionCreateParamsStreaming = { ...this.chatBody(req), stream: true, stream_options: { include_usage: true } };
-        stream = await this.client.chat.completions.create(body, { signal: deadline.signal });
-      } catch (e) {
-        if (deadline.callerAborted) {
-          yield { type: 'done', finishReason: 'aborted' };
-          return;
-        }
-        throw toProviderError(e, deadline, what);
-      }
+      const body: ChatCompletionCreateParamsStreaming = { ...this.chatBody(req), stream: true, stream_options: { include_usage: true } };
       let finish: 'stop' | 'length' | null = null;
       let usage: TokenUsage | null = null;
       try {
-        deadline.restart(this.idleMs);
-        for await (const chunk of stream) {
-          // Chunks the SDK had already read still come after an abort: they are not delivered.
+        // Until the first chunk the call's timeout runs; between chunks, the idle limit.
+        for await (const chunk of streamChunks({ url: this.chatUrl, headers: this.streamHeaders, body, signal: deadline.signal, fetch: this.fetch, what })) {
+          // Chunks already read still come after an abort: they are not delivered.
           if (deadline.callerAborted) break;
           // Servers that count usage per chunk send running totals: the last one wins.
           if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens) ?? usage;
-          const choice = chunk.choices.find((c) => c.index === 0);
+          const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
           if (choice?.finish_reason) finish = finishReason(choice.finish_reason);
-          const text = choice?.delta.content;
+          const text = choice?.delta?.content;
           if (text) {
             // The consumer's time with a delta is not the provider's silence.
             deadline.pause();
@@ -172,14 +168,14 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       } catch (e) {
         if (!deadline.callerAborted) throw toProviderError(e, deadline, what);
       }
-      // The SDK ends a stream quietly when its signal fires: which of the two fired is ours to tell.
+      // The stream ends quietly when its signal fires: which of the two fired is ours to tell.
       if (deadline.callerAborted) {
         // A stopped answer is charged the prompt the provider counted, when it said so.
         if (usage) yield { type: 'usage', ...usage };
         yield { type: 'done', finishReason: 'aborted' };
         return;
       }
-      if (deadline.expired) throw new ProviderError('timeout', `${what}: no data for ${this.idleMs} ms`);
+      if (deadline.expired) throw new ProviderError('timeout', `${what}: no data in time`);
       if (finish === null) throw new ProviderError('unavailable', `${what}: the stream ended before the answer was complete`);
       if (usage) yield { type: 'usage', ...usage };
       yield { type: 'done', finishReason: finish };

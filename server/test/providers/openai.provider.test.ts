@@ -106,7 +106,7 @@ describe('chat', () => {
     expect(e).toMatchObject({ kind: 'rate_limited', retryable: true, status: 429, retryAfterMs: 7000 });
     expect(e.userMessage).toBe('Ошибка при выполнении запроса');
     const s = await failure(() => collect(provider.streamChat(request())));
-    expect(s.kind).toBe('rate_limited');
+    expect(s).toMatchObject({ kind: 'rate_limited', retryable: true, status: 429, retryAfterMs: 7000, providerMessage: 'Rate limit reached for requests' });
     expect(fake.server.requests).toHaveLength(2);
   });
 
@@ -163,6 +163,26 @@ describe('chat', () => {
     expect(await failure(() => collect(provider.streamChat(request())))).toMatchObject({ kind: 'unavailable', retryable: true });
   });
 
+  test('the error object inside a stream gives its message; a chunk that is not JSON is invalid_response', async () => {
+    fake.behaviour = { kind: 'stream_error', afterChunks: 0 };
+    expect(await failure(() => collect(provider.streamChat(request())))).toMatchObject({ kind: 'unavailable', providerMessage: 'The model is overloaded.' });
+    fake.behaviour = { kind: 'malformed_chunk', afterChunks: 1 };
+    const seen: ChatEvent[] = [];
+    const e = await failure(async () => {
+      for await (const event of provider.streamChat(request())) seen.push(event);
+    });
+    expect(e).toMatchObject({ kind: 'invalid_response' });
+    expect(seen).toEqual([{ type: 'delta', text: 'Привет' }]);
+  });
+
+  test("a streamed call goes to the connection's base URL with its key and headers, as JSON", async () => {
+    const withHeaders = new OpenAiProvider({ fetch: network.fetch, baseUrl: `${fake.baseUrl}/`, apiKey: fake.apiKey, headers: { 'X-Title': 'neurostudio' } });
+    await collect(withHeaders.streamChat(request()));
+    const [sent] = fake.server.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
+    expect(sent?.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-title': 'neurostudio', 'content-type': 'application/json' });
+  });
+
   test('an abort midway ends the stream with done/aborted and closes the request', async () => {
     fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
     const controller = new AbortController();
@@ -194,6 +214,9 @@ describe('chat', () => {
 });
 
 describe('images', () => {
+  // By path: a request of an earlier test aborted as it was sent (the fake runs in this process)
+  // can still be recorded after the reset on a loaded machine.
+  const imageRequests = () => fake.server.requests.filter((r) => r.path.includes('/images/'));
   test('generate: base64 images decoded, usage, the request body', async () => {
     const progress: number[] = [];
     const result = await provider.generate({ model: 'gpt-image-1', prompt: 'Кот в космосе', n: 2, size: '1024x1024', quality: 'low', onProgress: (p) => progress.push(p.step) });
@@ -201,12 +224,12 @@ describe('images', () => {
     expect(result.images[0]).toEqual({ data: TINY_PNG, mime: 'image/png' });
     expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 2112 });
     expect(progress).toEqual([1]);
-    expect(fake.server.requests[0]?.json).toEqual({ model: 'gpt-image-1', prompt: 'Кот в космосе', n: 2, size: '1024x1024', quality: 'low' });
+    expect(imageRequests()[0]?.json).toEqual({ model: 'gpt-image-1', prompt: 'Кот в космосе', n: 2, size: '1024x1024', quality: 'low' });
   });
 
   test('DALL·E models are asked for b64_json', async () => {
     await provider.generate({ model: 'dall-e-3', prompt: 'Закат', n: 1, size: '1024x1024' });
-    expect(fake.server.requests[0]?.json).toMatchObject({ response_format: 'b64_json' });
+    expect(imageRequests()[0]?.json).toMatchObject({ response_format: 'b64_json' });
   });
 
   test('edit: a multipart body with image[] parts and the mask, byte for byte', async () => {

@@ -115,7 +115,9 @@ export type OpenAiFakeBehaviour =
   /** Streams only: after `afterChunks` content chunks sends nothing more, keeping the connection open. */
   | { kind: 'stalled_stream'; afterChunks: number }
   /** Streams only: an `error` object in place of the next chunk (as OpenAI reports failures mid-stream). */
-  | { kind: 'stream_error'; afterChunks: number };
+  | { kind: 'stream_error'; afterChunks: number }
+  /** Streams this many content chunks, then a `data:` line that is not JSON. */
+  | { kind: 'malformed_chunk'; afterChunks: number };
 
 /** The answer the fake chat gives: its pieces become the stream's content chunks. */
 export interface FakeChatAnswer {
@@ -293,7 +295,7 @@ export class FakeOpenAi {
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: null, choices: [], usage: { ...usage, completion_tokens: 0 } })}\n\n`);
     }
     const b = this.behaviour;
-    const cutAt = b.kind === 'broken_stream' || b.kind === 'stalled_stream' || b.kind === 'stream_error' ? b.afterChunks : Infinity;
+    const cutAt = b.kind === 'broken_stream' || b.kind === 'stalled_stream' || b.kind === 'stream_error' || b.kind === 'malformed_chunk' ? b.afterChunks : Infinity;
     let sent = 0;
     for (const piece of pieces) {
       if (sent === cutAt) break;
@@ -304,7 +306,7 @@ export class FakeOpenAi {
       if (b.kind === 'broken_stream') res.write('', () => res.socket?.destroy());
       else if (b.kind === 'stream_error') {
         res.end(`data: ${JSON.stringify(openAiError('The model is overloaded.', 'server_error', null))}\n\n`);
-      }
+      } else if (b.kind === 'malformed_chunk') res.end('data: {"choices": [\n\n');
       // stalled: nothing more is sent until the client gives up.
       return;
     }
