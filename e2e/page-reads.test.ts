@@ -38,11 +38,18 @@ describe('pages hand their widgets the data they read first', () => {
     await page.getByRole('heading', { name: first?.name ?? '', exact: true }).first().waitFor();
   });
 
+  it.each(['/dashboard', '/ai-products'])('%s asks for nothing as it loads (so the back/forward cache keeps it)', async (path) => {
+    const user = await newUser(e2e.t.db);
+    const page = await e2e.signedInPage(user);
+    expect(await apiCallsOf(page, path)).toEqual([]);
+  });
+
   it.each([
     ['/dashboard/user/orders', ['/api/new/subscribe?']],
     ['/dashboard/balance', ['/api/new/user', '/api/new/referral', '/api/new/balance/history']],
     ['/ai-history', ['/api/new/generations']],
     ['/chat', ['/api/new/chat_models', '/api/new/user']],
+    ['/ai-products?type=image', ['/api/new/ai-products']],
   ])('%s asks for none of what the page read', async (path, reads) => {
     const user = await newUser(e2e.t.db);
     const page = await e2e.signedInPage(user);

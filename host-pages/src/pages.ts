@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, accountRoutes, balanceRoutes, billingRoutes, chatRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
+import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, accountRoutes, balanceRoutes, billingRoutes, catalogRoutes, chatRoutes, dashboardRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
 import { mountPoint, widget, type PageContext, type PageData, type PageRead, type WidgetMount } from './layout.ts';
 import { type SkeletonPlan, authSkeleton, balanceHistorySkeleton, chatSkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
@@ -150,6 +150,14 @@ export const PAGES: PageDefinition[] = [
       ],
       body: ([welcome, dashboard, historyButton, conversion]) =>
         html`<div class="page-head"><h1>Главная</h1>${historyButton}</div>${welcome}${dashboard}${conversion}`,
+      // What the widgets ask as they mount: they mount with it, and a page that fetched nothing
+      // with `no-store` stays in the back/forward cache.
+      reads: [
+        { path: accountRoutes.user.path, request: {} },
+        { path: billingRoutes.subscriptionStatus.path, request: {} },
+        { path: dashboardRoutes.cards.path, request: {} },
+        { path: dashboardRoutes.welcome.path, request: {} },
+      ],
     }),
   },
   {
@@ -270,9 +278,17 @@ function aiProductPages(): PageDefinition[] {
           catalogue && !query(req).type ? { skeleton: catalogSkeleton(), hold: true } : {},
         ),
       ],
+      // The catalogue's list, under the key its screen asks (`?type=` as the address gives it).
+      reads: catalogue ? [{ path: catalogRoutes.products.path, request: { query: catalogueQuery(req) } }] : [],
     }),
   });
   return [page('/ai-products', true), ...PRODUCT_VARIANTS.map((variant) => page(`/ai-products/${variant}/:id`, false))];
+}
+
+/** The catalogue's query as the widget sends it: `type` only when the address has a valid one. */
+function catalogueQuery(req: FastifyRequest): { type?: string } {
+  const type = query(req).type;
+  return type === 'video' || type === 'image' || type === 'text' ? { type } : {};
 }
 
 /** The history of runs: images at /ai-history (text runs under its «Тексты» tab), video at /ai-history-video. */
