@@ -4,7 +4,7 @@ import pg from 'pg';
 
 /**
  * The chat bench's baseline: one bare hop between the client and the provider. It reads the
- * multipart request whole (no parsing), asks the provider for a stream with fetch, passes each
+ * request whole (no parsing), asks the provider for a stream with fetch, passes each
  * content piece on as an SSE `delta` and ends with `done`: no database, no validation, no
  * session, no hold. What the app takes beyond this is its own work.
  *

@@ -60,12 +60,6 @@ const quantile = (values: number[], q: number) => {
 };
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function multipart(fields: Record<string, string>): { body: Buffer; type: string } {
-  const boundary = `bench${crypto.randomBytes(8).toString('hex')}`;
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
-}
-
 interface Sample {
   overhead: number;
   firstToken: number;
@@ -74,12 +68,12 @@ interface Sample {
   chatId: number | null;
 }
 
-/** Sends one streamed message and times it against the provider's own timing. */
+/** Sends one streamed message (as the widget sends one without pictures: its fields as JSON) and times it against the provider's own timing. */
 async function sendOne(url: string, token: string, fields: Record<string, string>, fake: TimedFakeProvider): Promise<Sample> {
-  const { body, type } = multipart(fields);
+  const body = JSON.stringify(fields);
   const before = fake.timings.length;
   const t0 = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type, accept: 'text/event-stream' }, body });
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' }, body });
   if (res.status !== 200) throw new Error(`chat bench: ${url} answered ${String(res.status)}: ${await res.text()}`);
   const decoder = new TextDecoder();
   let text = '';

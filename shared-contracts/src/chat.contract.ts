@@ -200,7 +200,8 @@ export const chatRoutes = {
     summary: 'Sends a message and streams the answer as it is written (Server-Sent Events); the answer completes and is stored even if the connection drops',
     tags: ['chat'],
     body: ChatSendFieldsSchema,
-    multipart: CHAT_UPLOADS,
+    // The widget sends a message without pictures as JSON.
+    multipart: { ...CHAT_UPLOADS, json: true },
     stream: { events: ChatStreamEvents },
     response: z.null(),
   }),

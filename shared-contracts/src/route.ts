@@ -54,6 +54,11 @@ export interface MultipartSpec {
   readonly maxFiles: number;
   /** All files of one request together, in bytes. */
   readonly maxTotalBytes: number;
+  /**
+   * Without files, the fields may come as a JSON body instead (`application/json`): a text-only
+   * call skips the multipart parser.
+   */
+  readonly json?: true;
 }
 
 /**

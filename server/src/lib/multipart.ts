@@ -122,6 +122,33 @@ async function cleanImages(files: UploadedFile[], budget: ImageBudget): Promise<
   }
 }
 
+/** Refuses a request without a file its route requires. */
+function checkRequired(spec: MultipartSpec, uploaded: Record<string, UploadedFile[]>): void {
+  for (const [name, field] of Object.entries(spec.files)) {
+    if (field.required && !uploaded[name]?.length) throw new AppError('VALIDATION', { [name]: ['Прикрепите файл'] });
+  }
+}
+
+/** The text fields, checked by the route's schema with the same per-field Russian errors as JSON bodies. */
+function checkFields(bodySchema: $ZodType | undefined, fields: unknown): unknown {
+  if (!bodySchema) return fields;
+  const parsed = safeParse(bodySchema, fields);
+  if (!parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
+  return parsed.data;
+}
+
+/**
+ * The fields of a route that takes multipart, or JSON when it has no files (`MultipartSpec.json`):
+ * a JSON body (parsed by Fastify) is checked as the multipart fields are, with no files.
+ */
+export async function readFields(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
+  if (spec.json && !req.isMultipart() && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    checkRequired(spec, {});
+    return { fields: checkFields(bodySchema, req.body), files: {} };
+  }
+  return readMultipart(req, spec, bodySchema);
+}
+
 /**
  * Reads a multipart request as its route describes it: files by declared field only, counted,
  * size-limited per field and in total, their kind decided by content, pictures decoded whole and
@@ -166,12 +193,9 @@ export async function readMultipart(req: FastifyRequest, spec: MultipartSpec, bo
     throw parserError(err, spec);
   }
   if (count > spec.maxFiles) throw new AppError('TOO_MANY_FILES', `Можно прикрепить не больше ${String(spec.maxFiles)} ${files(spec.maxFiles)}`);
-  for (const [name, field] of Object.entries(spec.files)) {
-    if (field.required && !uploaded[name]?.length) throw new AppError('VALIDATION', { [name]: ['Прикрепите файл'] });
-  }
-  const parsed = bodySchema ? safeParse(bodySchema, fields) : undefined;
-  if (parsed && !parsed.success) throw new AppError('VALIDATION', zodFieldErrors(parsed.error.issues));
+  checkRequired(spec, uploaded);
+  const checked = checkFields(bodySchema, fields);
   // The costliest check last: only a request that passed every other one decodes its pictures.
   await cleanImages(Object.values(uploaded).flat(), req.server.imageBudget);
-  return { fields: parsed ? parsed.data : fields, files: uploaded };
+  return { fields: checked, files: uploaded };
 }

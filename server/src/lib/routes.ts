@@ -3,7 +3,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { z } from 'zod';
 import { ERROR_CODES, FILE_KINDS, SETUP_STEPS, type SetupStep, successEnvelope, ErrorEnvelopeSchema, type BodyOf, type ErrorEnvelope, type MultipartSpec, type ParamsOf, type QueryOf, type ResponseOf, type RouteContract, type StreamSpec } from '@app/contracts';
 import { AppError } from './app-error.ts';
-import { readMultipart, type UploadedFile } from './multipart.ts';
+import { readFields, type UploadedFile } from './multipart.ts';
 import { SseStream, type SseSink } from './sse.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 import type { Viewer } from '../features/accounts/viewer.ts';
@@ -162,7 +162,7 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
       ...(contract.query ? { querystring: contract.query } : {}),
       ...(contract.params ? { params: contract.params } : {}),
       ...(body ? { body } : {}),
-      ...(multipart ? { consumes: ['multipart/form-data'] } : {}),
+      ...(multipart ? { consumes: multipart.json ? ['multipart/form-data', 'application/json'] : ['multipart/form-data'] } : {}),
       ...(streamSpec ? { produces: ['text/event-stream'] } : {}),
       response: { 200: ok, '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
       ...(contract.access === 'public' || contract.access === 'guest' ? {} : { security: [{ bearer: [] }, { session: [] }] }),
@@ -175,7 +175,7 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
       const release = streamSpec && req.viewer ? app.streamSlots.take(req.viewer.id) : undefined;
       if (release) reply.raw.once('close', release);
       const read = multipart
-        ? await readMultipart(req, multipart, contract.body).catch((err: unknown) => {
+        ? await readFields(req, multipart, contract.body).catch((err: unknown) => {
             release?.();
             throw err;
           })

@@ -416,6 +416,71 @@ describe('the streamed send (POST /api/new/chat/stream)', () => {
   });
 });
 
+describe('the streamed send with a JSON body (a message without pictures, as the widget sends it)', () => {
+  const json = (user: TestUser | undefined, payload: unknown, url: string = chatRoutes.sendStream.path) =>
+    call(t.app, { method: 'POST', url, token: user?.token, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+  const messagesOf = (userId: number) => t.db.selectFrom('chat_messages').select('id').where('user_id', '=', userId).execute();
+
+  it('streams and charges as the multipart send does, numbers or strings for the ids', async () => {
+    const user = await richUser(10_000);
+    const res = await json(user, { ai_models_id: demoModel, message: 'Напиши план подготовки к экзамену' });
+    expect(res.statusCode).toBe(200);
+    const events = parseEvents(res.body).events;
+    expect(events.map((e) => e.event).filter((e) => e !== 'delta')).toEqual(['start', 'done']);
+    const done = events.at(-1)?.data as { chat_id: number; message: string; words: number; status: string; balances: { words: number } };
+    expect(done.status).toBe('done');
+    expect(done.balances.words).toBe(10_000 - done.words);
+    const next = parseEvents((await json(user, { ai_models_id: String(demoModel), message: 'Ещё раз', chat_id: String(done.chat_id) })).body).events;
+    expect((next[0]?.data as { chat_id: number }).chat_id).toBe(done.chat_id);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+  });
+
+  it('refuses a missing, malformed or hostile body in Russian and stores nothing', async () => {
+    const user = await richUser(10_000);
+    const empty = await json(user, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.data.text).toMatchObject({ message: ['Введите сообщение'] });
+    const blank = await json(user, { ai_models_id: demoModel, message: '   ' });
+    expect(blank.data.text).toMatchObject({ message: ['Введите сообщение'] });
+    const badId = await json(user, { ai_models_id: 'один', message: 'Привет' });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.data.text).toHaveProperty('ai_models_id');
+    for (const payload of ['{"ai_models_id": 1, "message": ', '[1, 2]', 'null', '"Привет"']) {
+      const res = await json(user, payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(typeof res.data.text === 'string' ? res.data.text : JSON.stringify(res.data.text), payload).toMatch(/[а-яё]/i);
+    }
+    const long = await json(user, { ai_models_id: demoModel, message: 'я'.repeat(2_000_000) });
+    expect([400, 413]).toContain(long.statusCode);
+    // Pictures go only as files: a field of that name in JSON is no picture and is not stored as one.
+    const smuggled = await json(user, { ai_models_id: demoModel, message: 'Что на картинке?', image_example: TINY_PNG.toString('base64') });
+    expect(smuggled.statusCode).toBe(200);
+    expect(await t.db.selectFrom('files').select('id').where('owner_id', '=', user.id).execute()).toEqual([]);
+    expect(await messagesOf(user.id)).toHaveLength(2);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+  });
+
+  it('a guest, an unconfirmed account and another user’s chat are refused as with multipart', async () => {
+    expect((await json(undefined, { ai_models_id: demoModel, message: 'Привет' })).statusCode).toBe(401);
+    const owner = await richUser(10_000);
+    const first = parseEvents((await json(owner, { ai_models_id: demoModel, message: 'Мой чат' })).body).events[0]?.data as { chat_id: number };
+    const stranger = await richUser(10_000);
+    const foreign = await json(stranger, { ai_models_id: demoModel, message: 'Чужой чат', chat_id: first.chat_id });
+    expect(foreign.statusCode).toBe(404);
+    expect(await messagesOf(stranger.id)).toEqual([]);
+  });
+
+  it('the seed’s send (POST /api/new/chat) stays multipart only', async () => {
+    const user = await richUser(10_000);
+    const res = await json(user, { ai_models_id: demoModel, message: 'Привет' }, chatRoutes.send.path);
+    expect(res.statusCode).toBe(415);
+    expect(res.data.text).toBe('Ожидались данные формы (multipart/form-data)');
+    expect(await messagesOf(user.id)).toEqual([]);
+  });
+});
+
 describe('chats of other users and chat management', () => {
   it('another user’s chat is not found for reading, sending, stopping, renaming or deleting', async () => {
     const owner = await richUser();

@@ -14,6 +14,10 @@ export type ChatRegenerateRequest = RequestOf<NonNullable<(typeof chatEndpoints.
 export type ChatEditRequest = RequestOf<NonNullable<(typeof chatEndpoints.edit)['contract']>>;
 type StreamOptions = Parameters<ChatStreamFn>[1];
 
+/** The same call with its fields as JSON: what a message without pictures is sent as (the server skips the multipart parser). */
+const sendStreamJson = { ...chatEndpoints.sendStream, multipart: undefined };
+const hasFiles = (files: ChatStreamRequest['files']) => Object.values(files ?? {}).some((f) => (Array.isArray(f) ? f.length > 0 : Boolean(f)));
+
 /** The calls of the chat widget (tests and stories pass fakes with the same routes). */
 export const chatApi = {
   /** GET /api/new/chat?page=n: one chat per page, newest first. */
@@ -32,8 +36,8 @@ export const chatApi = {
   user: routeCall(accountEndpoints.user),
   /** GET /api/new/subscribe/check: whether the user has a plan to buy packages to (read when too few words). */
   check: routeCall(billingEndpoints.subscribeCheck),
-  /** POST /api/new/chat/stream (multipart; Server-Sent Events start, delta…, done). */
-  send: ((request, options) => stream(chatEndpoints.sendStream, request, options)) as ChatStreamFn,
+  /** POST /api/new/chat/stream (multipart with pictures, JSON without; Server-Sent Events start, delta…, done). */
+  send: ((request, options) => (hasFiles(request.files) ? stream(chatEndpoints.sendStream, request, options) : stream(sendStreamJson, { body: request.body }, options))) as ChatStreamFn,
   /** POST /api/new/chat/:id/regenerate (Server-Sent Events as a send): a new answer to the last question. */
   regenerate: (request: ChatRegenerateRequest, options: StreamOptions) => stream(chatEndpoints.regenerate, request, options),
   /** POST /api/new/chat/:id/edit (Server-Sent Events as a send): the user's last message sent again as edited. */
