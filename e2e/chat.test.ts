@@ -243,7 +243,7 @@ describe('the list of chats', () => {
     const page = await e2e.signedInPage(user);
     const listReads: string[] = [];
     page.on('request', (request) => {
-      if (/\/api\/new\/chat\?page=\d+$/.test(request.url())) listReads.push(new URL(request.url()).searchParams.get('page') ?? '');
+      if (/\/api\/new\/chat\?page=\d+/.test(request.url())) listReads.push(new URL(request.url()).search);
     });
     const sidebar = page.getByRole('navigation', { name: 'Чаты' });
     const rows = sidebar.getByRole('listitem');
@@ -251,8 +251,8 @@ describe('the list of chats', () => {
     await openPage(page, e2e.url('/chat'));
     await expect.poll(() => rows.count()).toBe(10);
     await drawn(page);
-    // Ten chats do not fill the list: «Показать ещё» is in view, and nothing more is read until asked.
-    expect(listReads).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    // The page read the first ten for the list; they do not fill it: «Показать ещё» is in view, and nothing more is read until asked.
+    expect(listReads).toEqual([]);
     await sidebar.getByRole('button', { name: 'Показать ещё' }).waitFor();
     await composerFits(page);
     await shot(page, 'chat-list-1280');
@@ -267,10 +267,10 @@ describe('the list of chats', () => {
     // A shorter window: the list scrolls, and scrolled to its end it reads the rest.
     await page.setViewportSize({ width: 1280, height: 480 });
     await drawn(page);
-    expect(listReads).toHaveLength(10);
+    expect(listReads).toEqual([]);
     await sidebar.getByRole('button', { name: 'Показать ещё' }).scrollIntoViewIfNeeded();
     await expect.poll(() => rows.count()).toBe(12);
-    expect(listReads).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+    expect(listReads).toEqual(['?page=2&per_page=10']);
 
     // The oldest chat, opened by its address on a phone, is not among the first ten read: its header still shows its whole title.
     await page.setViewportSize({ width: 390, height: 844 });

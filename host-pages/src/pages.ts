@@ -220,10 +220,12 @@ export const PAGES: PageDefinition[] = [
       // A new chat unless the address opens one (`?id=`): its empty state is what the page shows first.
       widgets: [widget('chat', { plansUrl: '/dashboard/user/payment', packagesUrl: '/dashboard/user/payment#packages' }, query(req).id === undefined ? { skeleton: chatSkeleton() } : {})],
       fill: true,
-      // The composer's models and balance (the chat list pages are merged under a key of their own: read by the widget).
+      // The composer's models and balance, and the list's first page as the widget asks it (ten
+      // chats: its LIST_CHUNK): a page that fetches nothing as it loads stays in the back/forward cache.
       reads: [
         { path: chatRoutes.models.path, request: {} },
         { path: accountRoutes.user.path, request: {} },
+        { path: chatRoutes.list.path, request: { query: { page: 1, per_page: 10 } } },
       ],
     }),
   },

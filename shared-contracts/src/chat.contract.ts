@@ -79,6 +79,17 @@ export const ChatStreamEvents = {
 
 export const ChatIdParamsSchema = z.object({ id: IdSchema });
 
+/** Chats a page of the list holds at most when `per_page` asks for more than the seed's one. */
+export const CHAT_LIST_PER_PAGE_MAX = 50;
+const PER_PAGE = `Число чатов на странице: от 1 до ${String(CHAT_LIST_PER_PAGE_MAX)}`;
+/**
+ * The list's page: the seed's `?page=n`, one chat a page; `per_page` gives that many chats a page
+ * (`last_page` counts such pages): the widget reads ten at once, one request where ten were.
+ */
+export const ChatListQuerySchema = PageQuerySchema.extend({
+  per_page: z.coerce.number({ error: PER_PAGE }).int(PER_PAGE).min(1, PER_PAGE).max(CHAT_LIST_PER_PAGE_MAX, PER_PAGE).default(1),
+});
+
 const INVALID_CURSOR = 'Неверная позиция в переписке';
 /**
  * A page of a chat's messages: without `before`, the newest (the seed's call); with it, the id of
@@ -174,9 +185,9 @@ export type ChatSearchHit = z.infer<typeof ChatSearchHitSchema>;
 export const chatRoutes = {
   list: defineRoute({
     ...chatPaths.list,
-    summary: 'The user’s chats, newest first, one per page',
+    summary: 'The user’s chats, newest first, one per page (`per_page`: that many a page)',
     tags: ['chat'],
-    query: PageQuerySchema,
+    query: ChatListQuerySchema,
     response: paginated(ChatListItemSchema),
   }),
   messages: defineRoute({

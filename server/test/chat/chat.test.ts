@@ -206,6 +206,28 @@ describe('sending a message (POST /api/new/chat)', () => {
     expect(((await get(user, `/api/new/chat/${String(first.chat_id)}`)).data.json as unknown[]).length).toBe(4);
   });
 
+  it('lists `per_page` chats a page when asked (the widget reads ten at once); bad values are refused in Russian', async () => {
+    const user = await richUser();
+    const ids: number[] = [];
+    for (const title of ['Первый', 'Второй', 'Третий']) ids.unshift(((await send(user, messageParts({ ai_models_id: demoModel, message: title }))).data.json as { chat_id: number }).chat_id);
+    const page = async (query: string) => (await get(user, `/api/new/chat?${query}`)).data.json as { data: { id: number }[]; last_page: number };
+    expect(await page('page=1&per_page=10')).toMatchObject({ last_page: 1, data: ids.map((id) => ({ id })) });
+    expect(await page('page=1&per_page=2')).toMatchObject({ last_page: 2, data: ids.slice(0, 2).map((id) => ({ id })) });
+    expect(await page('page=2&per_page=2')).toMatchObject({ last_page: 2, data: [{ id: ids[2] }] });
+    expect((await page('page=3&per_page=2')).data).toEqual([]);
+    // Without it, the seed's one a page.
+    expect(await page('page=2')).toMatchObject({ last_page: 3, data: [{ id: ids[1] }] });
+    for (const bad of ['0', '51', 'десять', '1.5', '-1']) {
+      const res = await get(user, `/api/new/chat?page=1&per_page=${encodeURIComponent(bad)}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(JSON.stringify(res.data.text), bad).toContain('Число чатов на странице: от 1 до 50');
+    }
+    // Another user sees none of them; a guest is refused.
+    const other = await richUser();
+    expect(((await get(other, '/api/new/chat?page=1&per_page=50')).data.json as { data: unknown[] }).data).toEqual([]);
+    expect((await get(undefined, '/api/new/chat?page=1&per_page=10')).statusCode).toBe(401);
+  });
+
   it('sends up to two png or jpeg images; the demo says it saw them; only their owner can read them back', async () => {
     const user = await richUser();
     const res = await send(user, messageParts({ ai_models_id: demoModel, message: 'Что на картинках?' }, [png(), { name: 'image_example_2', file: { filename: 'b.jpg', type: 'image/jpeg', data: JPEG } }]));

@@ -27,14 +27,18 @@ describe('Chat: the composer', () => {
     await ready();
     const select = screen.getByRole('combobox', { name: 'Модель' });
     expect(select).toHaveValue('11:balanced');
-    // What a send will cost: from a short answer to the longest (what the balance must hold).
+    // A new chat with nothing typed: the price of an answer alone, and no estimate asked.
+    expect(priceText()).toContain('до 3 000 слов за ответ');
+    expect(first.api.estimate).not.toHaveBeenCalled();
+    // What a send will cost once there is something to send: from a short answer to the longest (what the balance must hold).
+    await userEvent.type(input(), 'П');
     await waitFor(() => expect(priceText()).toContain('Отправка: 10–3 000 слов'));
     await userEvent.selectOptions(select, 'Демо');
     await waitFor(() => expect(priceText()).toContain('Отправка: 10–500 слов · демо'));
     await userEvent.selectOptions(select, 'GPT-4o · Точно');
     await waitFor(() => expect(priceText()).toContain('Отправка: 10–12 000 слов'));
     await userEvent.selectOptions(select, 'Демо');
-    await userEvent.type(input(), 'Привет{Enter}');
+    await userEvent.type(input(), 'ривет{Enter}');
     expect(select).toBeDisabled();
     expect(first.stream.last().request.body).toEqual({ ai_models_id: 13, message: 'Привет' });
     unmount();
@@ -64,7 +68,7 @@ describe('Chat: the composer', () => {
     expect(within(select).getByRole('option', { name: 'Демо' })).toBeInTheDocument();
     await userEvent.selectOptions(select, 'GPT-4o · Точно');
     expect(select).toHaveValue('12:precise');
-    await waitFor(() => expect(priceText()).toContain('10–12 000 слов'));
+    expect(priceText()).toContain('до 12 000 слов за ответ');
     const first = png('первый.png');
     const second = jpeg('второй.jpg');
     await attach(first, second);

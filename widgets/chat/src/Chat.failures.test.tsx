@@ -17,8 +17,9 @@ describe('Chat: failures (seed §8)', () => {
     await stream.fail(new ApiError(402, 'INSUFFICIENT_TOKENS', 'Недостаточно токенов'));
     const panel = await screen.findByRole('alert', { name: 'Недостаточно слов' });
     // The heading says it once: the text does not repeat the server's «Недостаточно токенов».
-    // The figure is the estimate's most for this send (what the hold asks), as under the composer.
-    expect(within(panel).getByText(/^Отправка может стоить/)).toHaveTextContent('Отправка может стоить до 3 000 слов, на балансе 48 250 слов. Купите пакет слов — они придут на баланс сразу и не сгорают.');
+    // Sent before any estimate was read (a new chat has none until something is typed): the figure is
+    // the price of the model's answer, as under the composer (with an estimate, its most: Chat.summary.test.tsx).
+    expect(within(panel).getByText(/^Ответ этой модели может стоить/)).toHaveTextContent('Ответ этой модели может стоить до 3 000 слов, на балансе 48 250 слов. Купите пакет слов — они придут на баланс сразу и не сгорают.');
     expect(panel).not.toHaveTextContent('Недостаточно токенов');
     expect(await within(panel).findByRole('link', { name: 'Купить пакет слов' })).toHaveAttribute('href', PACKAGES);
     expect(within(panel).getByRole('link', { name: 'Сменить тариф' })).toHaveAttribute('href', PLANS);

@@ -18,22 +18,22 @@ describe('Chat: the list of chats', () => {
     expect(screen.getByRole('button', { name: 'Письмо клиенту' })).toBeInTheDocument();
   });
 
-  it('reads one chat a page in chunks of ten pages; «Показать ещё» reads the next ten', async () => {
+  it('reads ten chats a page (`per_page`); «Показать ещё» reads the next page of ten', async () => {
     const all = Array.from({ length: 25 }, (_, i): ChatListItem => ({ id: 100 - i, text: `Чат ${String(i + 1)}`, updated_at: '2025-05-20T12:00:00Z' }));
-    const { api } = fakeApi({ list: (page) => ({ data: all[page - 1] ? [all[page - 1] as ChatListItem] : [], last_page: all.length }) });
+    const { api } = fakeApi({ list: () => all });
     renderChat(api);
     await screen.findByRole('button', { name: 'Чат 10' });
-    expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(api.list.mock.calls.map((c) => c[0]?.query)).toEqual([{ page: 1, per_page: 10 }]);
     expect(screen.queryByRole('button', { name: 'Чат 11' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
     await screen.findByRole('button', { name: 'Чат 20' });
-    expect(api.list).toHaveBeenCalledTimes(20);
+    expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2]);
     await userEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
     await screen.findByRole('button', { name: 'Чат 25' });
     expect(screen.queryByRole('button', { name: 'Показать ещё' })).not.toBeInTheDocument();
   });
 
-  it('opening the chat loads only its first ten pages; the next ten come when the list is scrolled to its end', async () => {
+  it('opening the chat loads only its first ten chats; the next ten come when the list is scrolled to its end', async () => {
     const all = Array.from({ length: 12 }, (_, i): ChatListItem => ({ id: 100 - i, text: `Чат ${String(i + 1)}`, updated_at: '2025-05-20T12:00:00Z' }));
     const observers: { callback: IntersectionObserverCallback; root: Element | null; target: Element | null }[] = [];
     class FakeObserver {
@@ -51,7 +51,7 @@ describe('Chat: the list of chats', () => {
     }
     vi.stubGlobal('IntersectionObserver', FakeObserver);
     try {
-      const { api } = fakeApi({ list: (page) => ({ data: all[page - 1] ? [all[page - 1] as ChatListItem] : [], last_page: all.length }) });
+      const { api } = fakeApi({ list: () => all });
       renderChat(api);
       await screen.findByRole('button', { name: 'Чат 10' });
       await waitFor(() => expect(observers).toHaveLength(1));
@@ -65,13 +65,16 @@ describe('Chat: the list of chats', () => {
         });
       // The first ten do not fill the list: the button is in view unscrolled, and nothing more is read.
       await seen();
-      expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1]);
       expect(screen.queryByRole('button', { name: 'Чат 11' })).not.toBeInTheDocument();
       // Scrolled to its end: the next pages are read.
       root.scrollTop = 120;
       await seen();
       await screen.findByRole('button', { name: 'Чат 12' });
-      expect(api.list.mock.calls.map((c) => c[0]?.query.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(api.list.mock.calls.map((c) => c[0]?.query)).toEqual([
+        { page: 1, per_page: 10 },
+        { page: 2, per_page: 10 },
+      ]);
       expect(screen.queryByRole('button', { name: 'Показать ещё' })).not.toBeInTheDocument();
     } finally {
       vi.unstubAllGlobals();
@@ -85,7 +88,7 @@ describe('Chat: the list of chats', () => {
       { id: 1, text: 'Привет', updated_at: '2025-05-20T10:00:00Z' },
       { id: 0, text: 'Привет', updated_at: '2025-05-20T09:00:00Z' },
     ];
-    const { api } = fakeApi({ list: (page) => ({ data: chats[page - 1] ? [chats[page - 1] as ChatListItem] : [], last_page: chats.length }) });
+    const { api } = fakeApi({ list: () => chats });
     renderChat(api);
     await screen.findByRole('button', { name: 'Удалить чат «Привет» (2)' });
     const names = (prefix: string) => screen.getAllByRole('button', { name: new RegExp(`^${prefix} `) }).map((b) => b.getAttribute('aria-label'));
@@ -140,7 +143,7 @@ describe('Chat: the list of chats', () => {
 
   it('deletes a chat after a confirmation; deleting the open chat starts a new one', async () => {
     let deleted = false;
-    const { api } = fakeApi({ list: (page) => ({ data: (deleted ? CHATS.slice(1) : CHATS)[page - 1] ? [(deleted ? CHATS.slice(1) : CHATS)[page - 1] as ChatListItem] : [], last_page: deleted ? 4 : 5 }) });
+    const { api } = fakeApi({ list: () => (deleted ? CHATS.slice(1) : CHATS) });
     api.remove = fakeRoute(chatEndpoints.remove, () => {
       deleted = true;
       return { deleted: true as const };
@@ -159,7 +162,7 @@ describe('Chat: the list of chats', () => {
 
   it('after a chat is deleted with the keyboard, the focus goes to the message field, not to the page', async () => {
     let deleted = false;
-    const { api } = fakeApi({ list: (page) => ({ data: (deleted ? CHATS.slice(1) : CHATS)[page - 1] ? [(deleted ? CHATS.slice(1) : CHATS)[page - 1] as ChatListItem] : [], last_page: deleted ? 4 : 5 }) });
+    const { api } = fakeApi({ list: () => (deleted ? CHATS.slice(1) : CHATS) });
     api.remove = fakeRoute(chatEndpoints.remove, () => {
       deleted = true;
       return { deleted: true as const };

@@ -159,7 +159,9 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
   const estimate = useRouteQuery(
     api.estimate,
     { body: { ai_models_id: choice?.modelId ?? 0, ...(choice?.param === undefined ? {} : { param: choice.param }), ...(chatId === null ? {} : { chat_id: chatId }), message: estimateText, images: attachments.length } },
-    { enabled: choice !== undefined, placeholderData: (previous) => previous, retry: false },
+    // A new chat with nothing typed has no history to count: the price of an answer alone is shown
+    // until there is something to send (and the page fetches nothing as it loads).
+    { enabled: choice !== undefined && (chatId !== null || estimateText.trim() !== '' || attachments.length > 0), placeholderData: (previous) => previous, retry: false },
   );
 
   let conversation: Conversation;

@@ -53,7 +53,8 @@ export function fakeStream() {
 }
 
 export type Overrides = Partial<{
-  list: (page: number) => { data: ChatListItem[]; last_page: number };
+  /** Every chat of the list, newest first: the fake answers its pages as the server does (`page`, `per_page`). */
+  list: () => ChatListItem[];
   messages: (id: number, before?: number) => ChatMessage[];
   check: SubscribeCheck;
   variant: (chatId: number, messageId: number) => ChatMessage[];
@@ -69,9 +70,13 @@ export const CANCELLED_CHECK: SubscribeCheck = { ...PLAN_CHECK, cancelled: true,
 
 export function fakeApi(overrides: Overrides = {}) {
   const stream = fakeStream();
-  const list = overrides.list ?? ((page: number) => ({ data: CHATS[page - 1] ? [CHATS[page - 1] as ChatListItem] : [], last_page: CHATS.length }));
+  const all = overrides.list ?? (() => CHATS);
+  const list = (page: number, perPage: number) => {
+    const chats = all();
+    return { data: chats.slice((page - 1) * perPage, page * perPage), last_page: Math.max(1, Math.ceil(chats.length / perPage)) };
+  };
   const api = {
-    list: fakeRoute(chatEndpoints.list, (r) => list(Number(r.query.page))),
+    list: fakeRoute(chatEndpoints.list, (r) => list(Number(r.query.page), Number(r.query.per_page ?? 1))),
     messages: fakeRoute(chatEndpoints.messages, (r) => (overrides.messages ? overrides.messages(Number(r.params.id), r.query.before === undefined ? undefined : Number(r.query.before)) : HISTORY)),
     models: fakeRoute(chatEndpoints.models, MODELS),
     stop: fakeRoute(chatEndpoints.stop, { stopped: true }),

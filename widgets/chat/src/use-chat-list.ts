@@ -5,7 +5,7 @@ import type { ChatApi } from './api.ts';
 import { callFailure } from './chat-utils.ts';
 import type { ChatEntry, ChatListState } from './types.ts';
 
-/** Chats read at a time: the API gives one chat a page (seed §9), so a chunk is ten pages fetched together. */
+/** Chats read at a time: one page of `per_page` ten (the seed's pages hold one chat; the list asks for ten at once). */
 export const LIST_CHUNK = 10;
 
 type ListPage = { data: ChatListItem[]; last_page: number };
@@ -14,18 +14,22 @@ type ListPage = { data: ChatListItem[]; last_page: number };
 export const mapListItems = (data: ListPage | undefined, update: (items: ChatListItem[]) => ChatListItem[]): ListPage | undefined => data && { ...data, data: update(data.data) };
 
 /**
- * The sidebar's chats: the first `LIST_CHUNK` pages, then `LIST_CHUNK` more at each `loadMore`.
- * Each page is cached on its own (`[…route, 'page', n]`), so loading more fetches only the new
- * pages; the merged list is one query keyed by how many pages it covers. Invalidating the
- * route's key refreshes both.
+ * The sidebar's chats: the first page of `LIST_CHUNK`, then one more page at each `loadMore`.
+ * Each page is cached on its own under the key of its request (the page's server reads the first
+ * for it), so loading more fetches only the new page; the merged list is one query keyed by how
+ * many pages it covers (`last_page` its pages of `LIST_CHUNK`). Invalidating the route's key
+ * refreshes both.
  */
 export function useChatList(api: ChatApi) {
   const client = useKitQueryClient();
-  const [wanted, setWanted] = useState(LIST_CHUNK);
+  const [wanted, setWanted] = useState(1);
   const [merged] = useState(() =>
     routeCall(api.list.route, async (request): Promise<ListPage> => {
       const upTo = Number(request.query.page);
-      const page = (n: number) => client.query({ queryKey: [...routeKey(api.list.route), 'page', n], queryFn: () => api.list({ query: { page: n } }), staleTime: 30_000 });
+      const page = (n: number) => {
+        const pageRequest = { query: { page: n, per_page: LIST_CHUNK } };
+        return client.query({ queryKey: routeKey(api.list.route, pageRequest), queryFn: () => api.list(pageRequest), staleTime: 30_000 });
+      };
       const first = await page(1);
       const last = Math.min(first.last_page, upTo);
       const rest = await Promise.all(Array.from({ length: Math.max(0, last - 1) }, (_, i) => page(i + 2)));
@@ -48,7 +52,7 @@ export function useChatList(api: ChatApi) {
   return {
     state,
     loadMore: () => {
-      if (query.data && wanted < query.data.last_page && !query.isPlaceholderData) setWanted((n) => n + LIST_CHUNK);
+      if (query.data && wanted < query.data.last_page && !query.isPlaceholderData) setWanted((n) => n + 1);
     },
     retry: () => void query.refetch(),
     /** Reads the list again (a chat was added or deleted: every page shifts). */

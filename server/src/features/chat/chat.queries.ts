@@ -10,9 +10,9 @@ export const findOwnChat = (db: Executor, userId: number, chatId: number) => own
 
 export const countChats = async (db: Executor, userId: number) => (await ownChats(db, userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 
-/** The user's chat at `offset`, most recently active first. */
-export const chatAt = (db: Executor, userId: number, offset: number) =>
-  ownChats(db, userId).select(['id', 'title', 'updated_at']).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(1).executeTakeFirst();
+/** The user's chats from `offset`, at most `limit`, most recently active first. */
+export const chatsFrom = (db: Executor, userId: number, offset: number, limit: number) =>
+  ownChats(db, userId).select(['id', 'title', 'updated_at']).orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 
 export const renameChat = (db: Executor, userId: number, chatId: number, title: string) =>
   db.updateTable('chats').set({ title }).where('id', '=', chatId).where('user_id', '=', userId).where('deleted_at', 'is', null).returning(['id', 'title', 'updated_at']).executeTakeFirst();

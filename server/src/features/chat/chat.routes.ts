@@ -33,7 +33,7 @@ export default async function chatRoutesPlugin(app: FastifyInstance): Promise<vo
   const { ctx } = app;
 
   mountRoute(app, chatRoutes.models, () => chatModels(ctx));
-  mountRoute(app, chatRoutes.list, ({ viewer, query }) => listChats(ctx, viewer.id, query.page));
+  mountRoute(app, chatRoutes.list, ({ viewer, query }) => listChats(ctx, viewer.id, query.page, query.per_page));
   mountRoute(app, chatRoutes.messages, ({ viewer, params, query }) => chatMessages(ctx, viewer.id, params.id, query.before));
   mountRoute(app, chatRoutes.rename, ({ viewer, params, body }) => renameOwnChat(ctx, viewer.id, params.id, body.title));
   mountRoute(app, chatRoutes.remove, async ({ viewer, params }) => {
