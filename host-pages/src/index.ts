@@ -145,9 +145,13 @@ export const hostPages = fp<HostPagesOptions>(
         return reply.redirect(`${setupPage}?next=${encodeURIComponent(safeNext(req.url))}`);
       }
       if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
-      if (page.facts && ctx.viewer && opts.facts) ctx.facts = await opts.facts(req);
       const result = page.render(ctx, req);
-      const data = ctx.viewer && result.reads?.length && opts.read ? await opts.read(req, result.reads) : undefined;
+      // The facts and the reads at once: the page's first byte waits for the slower, not for both.
+      const [facts, data] = await Promise.all([
+        page.facts && ctx.viewer && opts.facts ? opts.facts(req) : undefined,
+        ctx.viewer && result.reads?.length && opts.read ? opts.read(req, result.reads) : undefined,
+      ]);
+      if (facts) ctx.facts = facts;
       const widgets = [...result.widgets];
       if (ctx.viewer && !ctx.viewer.emailConfirmed && (page.access === 'user' || page.access === 'admin')) {
         widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));

@@ -46,8 +46,8 @@ export interface WidgetMount {
   hold?: boolean;
 }
 
-/** A skeleton drawn from the replies the page read as it rendered (none for a guest, or when a read was refused). */
-export type SkeletonOf = (data: readonly PageData[]) => RawHtml;
+/** A skeleton drawn from the replies the page read as it rendered (none for a guest, or when a read was refused); undefined draws none. */
+export type SkeletonOf = (data: readonly PageData[]) => RawHtml | undefined;
 
 export interface WidgetOptions {
   quiet?: boolean;

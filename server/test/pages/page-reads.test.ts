@@ -76,14 +76,16 @@ describe('a signed-in page hands its widgets what they read first', () => {
     expect(video?.map((r) => [r.path, r.request])).toEqual([['/api/new/generations', { query: { type: 'video', page: 3 } }]]);
   });
 
-  it('/chat: the models of the composer and the account with its balances', async () => {
+  it('/chat: the models of the composer, the account with its balances and the first ten chats of the list', async () => {
     const user = await newUser(t.db);
     const replies = repliesOf((await page('/chat', user.cookie)).body);
     expect(replies?.map((r) => [r.path, r.request])).toEqual([
       ['/api/new/chat_models', {}],
       ['/api/new/user', {}],
+      ['/api/new/chat', { query: { page: 1, per_page: 10 } }],
     ]);
     expect(replies?.[0]?.json).toEqual(await apiJson('/api/new/chat_models', user.token));
+    expect(replies?.[2]?.json).toEqual(await apiJson('/api/new/chat?page=1&per_page=10', user.token));
   });
 
   it('escapes what it hands over inside its script element', async () => {
