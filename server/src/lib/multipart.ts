@@ -142,7 +142,7 @@ function checkFields(bodySchema: $ZodType | undefined, fields: unknown): unknown
  * a JSON body (parsed by Fastify) is checked as the multipart fields are, with no files.
  */
 export async function readFields(req: FastifyRequest, spec: MultipartSpec, bodySchema: $ZodType | undefined): Promise<{ fields: unknown; files: Record<string, UploadedFile[]> }> {
-  if (spec.json && !req.isMultipart() && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+  if (spec.json && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     checkRequired(spec, {});
     return { fields: checkFields(bodySchema, req.body), files: {} };
   }

@@ -2,6 +2,7 @@ import { CHAT_LIMITS, HISTORY_MAX_MESSAGES, type ChatListItem, type ChatMessage,
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import type { UploadedFile } from '../../lib/multipart.ts';
+import { paged } from '../../lib/pagination.ts';
 import type { ChatMessageInput } from '../../providers/types.ts';
 import { DEMO_LABEL } from '../../providers/demo/demo.provider.ts';
 import type { Viewer } from '../accounts/viewer.ts';
@@ -63,11 +64,13 @@ export async function chatModels(ctx: AppContext): Promise<ChatModel[]> {
 }
 
 /** A page of the user's chats, newest activity first: `perPage` of them (the seed's one by default); `last_page` counts such pages. */
-export async function listChats(ctx: AppContext, userId: number, page: number, perPage = 1): Promise<{ data: ChatListItem[]; last_page: number }> {
-  const total = await countChats(ctx.db, userId);
-  const offset = (page - 1) * perPage;
-  const rows = offset < total ? await chatsFrom(ctx.db, userId, offset, perPage) : [];
-  return { data: rows.map((chat) => ({ id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) })), last_page: Math.max(1, Math.ceil(total / perPage)) };
+export function listChats(ctx: AppContext, userId: number, page: number, perPage = 1): Promise<{ data: ChatListItem[]; last_page: number }> {
+  return paged(
+    () => countChats(ctx.db, userId),
+    async (offset, limit) => (await chatsFrom(ctx.db, userId, offset, limit)).map((chat) => ({ id: chat.id, text: chat.title, updated_at: iso(chat.updated_at) })),
+    page,
+    perPage,
+  );
 }
 
 /**
