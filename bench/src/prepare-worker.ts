@@ -23,6 +23,7 @@ try {
   const admin = await newAdmin(db);
   // The admin panel's lists have pages to turn: a few hundred customers (who cannot sign in).
   if (customers) await sql`insert into users (email, password_hash, email_confirmed_at) select 'client-' || n || '@example.ru', 'x', now() from generate_series(1, ${customers}) as n`.execute(db);
+  await sql`analyze`.execute(db);
   parentPort?.postMessage({ user, unconfirmed, admin } satisfies PreparedDatabase);
 } finally {
   await db.destroy();
