@@ -57,15 +57,29 @@ async function audit(url: string, cookie: string | undefined): Promise<Lighthous
   return JSON.parse(fs.readFileSync(out, 'utf8')) as LighthouseResult;
 }
 
+/** Lighthouse sometimes fails to record its trace (`NO_NAVSTART`): such a run is repeated, up to three times a page. */
+async function auditWithRetries(url: string, cookie: string | undefined): Promise<LighthouseResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(url, cookie);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.error(`lighthouse: ${url} failed (attempt ${String(attempt)}), again`);
+    }
+  }
+}
+
 const score = (r: LighthouseResult, key: string) => Math.round((r.categories[key]?.score ?? 0) * 100);
 
 export async function measureLighthouse(): Promise<LighthouseRow[]> {
   const server = await startProcess('page-server-process.ts');
   const rows: LighthouseRow[] = [];
   try {
-    for (const page of PHONE_PAGES) {
-      const r = await audit(`${server.info.baseUrl}${page.path}`, page.guest ? undefined : server.info.cookie);
+    const only = process.env.PHONE_ONLY?.split(',');
+    for (const page of PHONE_PAGES.filter((p) => !only || only.includes(p.path))) {
+      const r = await auditWithRetries(`${server.info.baseUrl}${page.path}`, page.guest ? undefined : server.info.cookie);
       const bf = r.audits['bf-cache'];
+      if (process.env.LIGHTHOUSE_DEBUG) console.error(page.path, JSON.stringify(r.audits['long-tasks']?.details?.items));
       rows.push({
         path: page.path,
         performance: score(r, 'performance'),
