@@ -1,22 +1,33 @@
-const wordsFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
-const mediaFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const moneyFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
-const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+/**
+ * A formatter made at its first use, not as the kit loads: the first Intl object of a page loads
+ * the locale's data, a long step on a slow phone that pages which format nothing (the sign-in
+ * forms) need not take before their widgets mount.
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+const wordsFormat = once(() => new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 }));
+const mediaFormat = once(() => new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+const moneyFormat = once(() => new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }));
+const dateFormat = once(() => new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }));
 
 /** Words are whole numbers: `10 000`. */
-export const formatWords = (n: number) => wordsFormat.format(n);
+export const formatWords = (n: number) => wordsFormat().format(n);
 /** Media tokens with one decimal (seed §9): `3,0`. */
-export const formatMedia = (n: number) => mediaFormat.format(n);
+export const formatMedia = (n: number) => mediaFormat().format(n);
 /**
  * An amount of media tokens in words: `30,0 медиа токена`. With its one decimal the noun is in
  * the genitive singular whatever the number (`1,0`, `2,5`, `30,0 медиа токена`).
  */
 export const mediaTokens = (n: number) => `${formatMedia(n)} медиа токена`;
 
+/** An amount of money without its currency, to two decimals at most: `1 490`, `12,5`. */
+export const formatMoney = (n: number) => moneyFormat().format(n);
 /** Rubles: `1 490 ₽`. */
-export const formatRub = (n: number) => `${moneyFormat.format(n)} ₽`;
+export const formatRub = (n: number) => `${formatMoney(n)} ₽`;
 /** A date in ru-RU in the browser's time zone (seed §9). */
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+export const formatDate = (iso: string) => dateFormat().format(new Date(iso));
 
 /** Russian plural: `plural(5, ['день', 'дня', 'дней'])` → `дней`. */
 export function plural(n: number, forms: readonly [string, string, string]): string {

@@ -1,6 +1,4 @@
-import { formatRub } from './format.ts';
-
-const amountFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+import { formatMoney, formatRub } from './format.ts';
 
 /**
  * An amount in the currency a record names (`currency_provider`): rubles as `1 490 ₽`
@@ -9,5 +7,5 @@ const amountFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }
 export function formatAmount(amount: number, currency: string): string {
   const code = currency.trim().toUpperCase();
   if (code === '' || code === 'RUB' || code === 'RUR' || code === '₽') return formatRub(amount);
-  return `${amountFormat.format(amount)} ${currency.trim()}`;
+  return `${formatMoney(amount)} ${currency.trim()}`;
 }
