@@ -38,7 +38,7 @@ describe('pages hand their widgets the data they read first', () => {
     await page.getByRole('heading', { name: first?.name ?? '', exact: true }).first().waitFor();
   });
 
-  it.each(['/ai-products', '/chat'])('%s asks for nothing as it loads (so the back/forward cache keeps it)', async (path) => {
+  it.each(['/dashboard', '/ai-products', '/chat'])('%s asks for nothing as it loads (so the back/forward cache keeps it)', async (path) => {
     const user = await newUser(e2e.t.db);
     const page = await e2e.signedInPage(user);
     expect(await apiCallsOf(page, path)).toEqual([]);

@@ -8,7 +8,6 @@ import { DEV_PREAMBLE_PATH, devPreambleModule, devPreamblePath } from './dev.ts'
 import { html } from './html.ts';
 import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
 import { defaultBody, PAGES, SETUP_STEP_PAGES, safeNext, type PageDefinition } from './pages.ts';
-import type { PageFacts } from './skeletons.ts';
 
 export type { PageContext, PageViewer, PageRead, PageData } from './layout.ts';
 export { PAGES, safeNext, type PageDefinition, type PageResult } from './pages.ts';
@@ -33,8 +32,6 @@ export interface HostPagesOptions {
    */
   devServers?: Record<string, string>;
   context: (req: FastifyRequest) => PageContext;
-  /** The facts a signed-in page's skeletons show (`PageDefinition.facts`), read as the page renders; without it those skeletons show blocks instead. */
-  facts?: (req: FastifyRequest) => Promise<PageFacts>;
   /**
    * Makes a signed-in page's reads (`PageResult.reads`) as the viewer: the replies that came back
    * 200, in any order; one that did not is left to its widget.
@@ -146,12 +143,8 @@ export const hostPages = fp<HostPagesOptions>(
       }
       if (page.access === 'admin' && ctx.viewer?.role !== 'admin') return renderErrorPage(reply, 403, ctx);
       const result = page.render(ctx, req);
-      // The facts and the reads at once: the page's first byte waits for the slower, not for both.
-      const [facts, data] = await Promise.all([
-        page.facts && ctx.viewer && opts.facts ? opts.facts(req) : undefined,
-        ctx.viewer && result.reads?.length && opts.read ? opts.read(req, result.reads) : undefined,
-      ]);
-      if (facts) ctx.facts = facts;
+      // What the widgets read as they mount, which their skeletons show too (the plan, the balances…).
+      const data = ctx.viewer && result.reads?.length && opts.read ? await opts.read(req, result.reads) : undefined;
       const widgets = [...result.widgets];
       if (ctx.viewer && !ctx.viewer.emailConfirmed && (page.access === 'user' || page.access === 'admin')) {
         widgets.push(widget('email-confirm', { email: ctx.viewer.email, supportUrl: ctx.supportUrl }));

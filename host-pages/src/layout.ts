@@ -1,7 +1,6 @@
 import { widgetProps, type SetupStep, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
 import { html, jsonForScript, raw, type RawHtml } from './html.ts';
 import type { LoaderFiles } from './manifest.ts';
-import type { PageFacts } from './skeletons.ts';
 
 export interface PageViewer {
   email: string;
@@ -24,8 +23,6 @@ export interface PageContext {
    * made now (the sandbox stands in for CloudPayments but an admin switched it off).
    */
   payments: { sandbox: boolean; unavailable: boolean; scriptUrl: string };
-  /** What the page's skeletons show (the plan, the balances…), read for pages that ask (`PageDefinition.facts`). */
-  facts?: PageFacts;
 }
 
 export interface WidgetMount {

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, accountRoutes, balanceRoutes, billingRoutes, catalogRoutes, chatRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
+import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, type User, type UserSubscriptionStatus, type WelcomeState, accountRoutes, balanceRoutes, billingRoutes, catalogRoutes, chatRoutes, dashboardRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
 import { html, type RawHtml } from './html.ts';
 import { mountPoint, widget, type PageContext, type PageData, type PageRead, type WidgetMount } from './layout.ts';
-import { type SkeletonPlan, authSkeleton, balanceHistorySkeleton, chatSkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
+import { type PageFacts, type SkeletonPlan, authSkeleton, balanceHistorySkeleton, chatSkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
 
 export type PageAccess = 'guest' | 'user' | 'admin' | 'any';
 
@@ -41,11 +41,6 @@ export interface PageDefinition {
   layout: 'auth' | 'app' | 'embed';
   /** The header's item marked current, when it is not `path` itself (a product's screen marks «Генерации»). */
   nav?: string;
-  /**
-   * The page's skeletons show the user's facts (plan, balances, the welcome notice): the server reads
-   * them beside the page's reads (`ctx.facts`), so skeletons that show them are functions, drawn after.
-   */
-  facts?: boolean;
   render: (ctx: PageContext, req: FastifyRequest) => PageResult;
 }
 
@@ -69,6 +64,28 @@ function subscriptionPlans(data: readonly PageData[]): SkeletonPlan[] | undefine
   const tariffs = data.find((d) => d.path === billingRoutes.tariffs.path)?.json;
   if (!Array.isArray(tariffs)) return undefined;
   return (tariffs as Tariff[]).filter((t) => t.subscriptions_type !== SUBSCRIPTION_TYPES.package).map((t) => ({ name: t.name, popular: t.popular, description: t.description }));
+}
+
+/** The page's read of the signed-in account (`GET /api/new/user`), if it answered. */
+const accountOf = (data: readonly PageData[]): User | undefined => data.find((d) => d.path === accountRoutes.user.path)?.json as User | undefined;
+
+/** The dashboard widgets' reads as they mount: the account, its plan, the news cards, the welcome notice. */
+const DASHBOARD_READS: PageRead[] = [
+  { path: accountRoutes.user.path, request: {} },
+  { path: billingRoutes.subscriptionStatus.path, request: {} },
+  { path: dashboardRoutes.cards.path, request: {} },
+  { path: dashboardRoutes.welcome.path, request: {} },
+];
+
+/** The dashboard's facts from the page's reads (`DASHBOARD_READS`); undefined unless all four answered. */
+export function dashboardFacts(data: readonly PageData[]): PageFacts | undefined {
+  const json = (path: string) => data.find((d) => d.path === path)?.json;
+  const user = accountOf(data);
+  const subscription = json(billingRoutes.subscriptionStatus.path) as UserSubscriptionStatus | undefined;
+  const welcome = json(dashboardRoutes.welcome.path) as WelcomeState | undefined;
+  const cards = json(dashboardRoutes.cards.path);
+  if (!user?.balances || !subscription || !welcome || !Array.isArray(cards)) return undefined;
+  return { balances: user.balances, subscription, welcome: welcome.visible ? welcome : null, cards: cards.length };
 }
 
 /** Query parameters as single strings: a repeated parameter (`?a=1&a=2`) counts as absent. */
@@ -142,21 +159,22 @@ export const PAGES: PageDefinition[] = [
     path: '/dashboard',
     access: 'user',
     layout: 'app',
-    facts: true,
     render: (ctx, req) => ({
       title: 'Главная',
       widgets: [
-        // Drawn once the facts are read (beside the page's reads, not before them).
-        widget('welcome-notice', {}, { quiet: true, skeleton: () => welcomeSkeleton(ctx.facts?.welcome ?? null), hold: true }),
-        widget('dashboard', {}, { skeleton: () => dashboardSkeleton(ctx.facts), hold: true }),
+        // The skeletons show what the page read for the widgets (the plan, the balances, the welcome notice, how many news cards).
+        widget('welcome-notice', {}, { quiet: true, skeleton: (data) => welcomeSkeleton(dashboardFacts(data)?.welcome ?? null), hold: true }),
+        widget('dashboard', {}, { skeleton: (data) => dashboardSkeleton(dashboardFacts(data)), hold: true }),
         widget('history-button', {}, { skeleton: historyButtonSkeleton() }),
         widget('conversion', { payments: query(req).payments === '1' ? 1 : 0 }, { quiet: true }),
       ],
       body: ([welcome, dashboard, historyButton, conversion]) =>
         html`<div class="page-head"><h1>Главная</h1>${historyButton}</div>${welcome}${dashboard}${conversion}`,
-      // No reads: the four its widgets ask, read by the server beside its facts, made the page's
-      // first byte late enough that every widget mounted later on a fast network (the bench's
-      // mount time, 1.11 → 1.18–1.25 of the build before federation); its widgets fetch them.
+      // What the widgets ask as they mount, and all the facts its skeletons show: read once, not
+      // twice (facts beside reads made the first byte late enough to delay every widget's mount).
+      // The widgets mount with it, and a page that fetches nothing as it loads stays in the
+      // back/forward cache.
+      reads: DASHBOARD_READS,
     }),
   },
   {
@@ -198,10 +216,10 @@ export const PAGES: PageDefinition[] = [
     access: 'user',
     layout: 'app',
     nav: '/dashboard',
-    facts: true,
-    render: (ctx, req) => ({
+    render: (_ctx, req) => ({
       title: 'История баланса',
-      widgets: [widget('balance-history', {}, { skeleton: (data) => balanceHistorySkeleton(ctx.facts, emptyFirstPage(data, balanceRoutes.history.path)), hold: true })],
+      // The balances of the page's read of the account, the movements' first page when the address asks it.
+      widgets: [widget('balance-history', {}, { skeleton: (data) => balanceHistorySkeleton(accountOf(data)?.balances, emptyFirstPage(data, balanceRoutes.history.path)), hold: true })],
       body: ([history]) => html`<div class="page-head"><h1>История баланса</h1></div>${history}`,
       reads: [
         { path: accountRoutes.user.path, request: {} },

@@ -12,7 +12,7 @@ import { html, raw, type RawHtml } from './html.ts';
  * `e2e/layout-shift.test.ts` holds the pages to it: nothing moves as their widgets load.
  */
 
-/** The facts a signed-in page's skeletons show, read by the server as it renders the page (`PageDefinition.facts`). */
+/** What the dashboard's skeletons show, from the page's reads for its widgets (`dashboardFacts` in pages.ts). */
 export interface PageFacts {
   balances: Balances;
   subscription: UserSubscriptionStatus;
@@ -159,8 +159,8 @@ export const ordersSkeleton = (empty?: boolean): RawHtml =>
   }</div></div></div></section>`;
 
 /** The balance history (`widgets/balance-history`): the balances from the server, the movements loading (or none: `empty`, their first page read). */
-export const balanceHistorySkeleton = (facts: PageFacts | undefined, empty?: boolean): RawHtml =>
-  html`<div class="balance-history">${card('Сейчас на балансе', html`${facts ? balancesBlock(facts.balances) : listLines()}<span class="balance-now__buy sk-link">Тарифы и пакеты</span>`, 'balance-now')}${card(
+export const balanceHistorySkeleton = (balances: Balances | undefined, empty?: boolean): RawHtml =>
+  html`<div class="balance-history">${card('Сейчас на балансе', html`${balances ? balancesBlock(balances) : listLines()}<span class="balance-now__buy sk-link">Тарифы и пакеты</span>`, 'balance-now')}${card(
     'Движения по балансу',
     html`<div class="ledger__panel">${
       empty

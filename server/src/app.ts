@@ -24,7 +24,7 @@ import { rateLimitCounts } from './lib/rate-limit-store.ts';
 import { installHttpMetrics } from './lib/metrics/http-metrics.ts';
 import authPlugin from './features/accounts/auth.plugin.ts';
 import accountsRoutes from './features/accounts/accounts.routes.ts';
-import { pageContext, pageFacts, pageReads } from './features/pages/page-context.ts';
+import { pageContext, pageReads } from './features/pages/page-context.ts';
 import healthRoutes from './features/health/health.routes.ts';
 import billingRoutes from './features/billing/billing.routes.ts';
 import walletRoutes from './features/wallet/wallet.routes.ts';
@@ -174,7 +174,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loaderDir: ctx.config.loaderDir,
     devServers: ctx.config.widgetDevServers,
     context: (req) => pageContext(ctx, req),
-    facts: (req) => pageFacts(ctx, req),
     read: (req, reads) => pageReads(app, req, reads),
   });
   await app.register(accountsRoutes);

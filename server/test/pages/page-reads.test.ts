@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageReads } from '../../src/features/pages/page-context.ts';
 import { call, createTestApp, newUser, type TestApp } from '../support/index.ts';
 import { seedCatalog } from '../support/billing.ts';
+import { credit } from '../../src/features/wallet/wallet.queries.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,6 +50,24 @@ describe('a signed-in page hands its widgets what they read first', () => {
     expect(replies?.[0]?.json).toEqual(await apiJson('/api/new/tariff?frontend=0', user.token));
     expect(replies?.[1]?.json).toEqual(await apiJson('/api/new/subscribe/check', user.token));
     for (const r of replies ?? []) expect(r.at).toBeGreaterThanOrEqual(started);
+  });
+
+  it('/dashboard: the account, its plan, the news cards and the welcome notice as the API answers them, and its skeletons drawn from them', async () => {
+    const user = await newUser(t.db);
+    await t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `page-reads-${String(user.id)}` }, 777));
+    const res = await page('/dashboard', user.cookie);
+    expect(res.statusCode).toBe(200);
+    const replies = repliesOf(res.body) ?? [];
+    expect(replies.map((r) => [r.path, r.request])).toEqual([
+      ['/api/new/user', {}],
+      ['/api/new/subscribe/check_user', {}],
+      ['/api/new/dashboard', {}],
+      ['/api/new/welcome', {}],
+    ]);
+    for (const r of replies) expect(r.json).toEqual(await apiJson(r.path, user.token));
+    // The skeletons show what was read: the balance of this user, the plan's state, the welcome notice.
+    expect(res.body).toContain('<span class="balances__value">777</span>');
+    expect(res.body).toMatch(/data-widget="welcome-notice"[^>]*><div class="widget-skeleton"[^]*Подарок новым пользователям/);
   });
 
   it('/dashboard/balance?page=2: that user’s own account, referral summary and the page of the history in the address', async () => {

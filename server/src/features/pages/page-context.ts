@@ -1,9 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PageContext, PageData, PageFacts, PageRead } from '@app/host-pages';
-import { subscriptionStatus } from '../billing/billing.service.ts';
-import { listActiveCards } from '../dashboard/dashboard.queries.ts';
-import { getBalances } from '../wallet/wallet.queries.ts';
-import { welcomeState } from '../welcome/welcome.service.ts';
+import type { PageContext, PageData, PageRead } from '@app/host-pages';
 import type { AppContext } from '../../context.ts';
 
 /** Who is signed in and which local stand-ins are active, for the server-rendered pages. */
@@ -18,23 +14,6 @@ export function pageContext(ctx: AppContext, req: FastifyRequest): PageContext {
     supportUrl: ctx.settings.current.support_url,
     payments: { sandbox: cp.sandbox && !sandboxOff, unavailable: sandboxOff, scriptUrl: cp.sandbox ? '/sandbox/cloudpayments.js' : cp.widgetUrl },
   };
-}
-
-/**
- * What the skeletons of the dashboard and the balance history show before their widgets load:
- * the same reads as the widgets' own calls (the balances, the plan, the welcome notice, how many
- * news cards), so the server's HTML already holds what the user came for.
- */
-export async function pageFacts(ctx: AppContext, req: FastifyRequest): Promise<PageFacts> {
-  const viewer = req.viewer;
-  if (!viewer) throw new Error('page facts without a viewer');
-  const [balances, subscription, welcome, cards] = await Promise.all([
-    getBalances(ctx.db, viewer.id),
-    subscriptionStatus(ctx, viewer.id),
-    welcomeState(ctx, viewer.id),
-    listActiveCards(ctx.db),
-  ]);
-  return { balances, subscription, welcome: welcome.visible ? welcome : null, cards: cards.length };
 }
 
 /**
