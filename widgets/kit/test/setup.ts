@@ -4,8 +4,10 @@ import { afterEach, beforeEach } from 'vitest';
 import { pageQueryClient } from '../src/query.tsx';
 
 // `findBy…` and `waitFor` wait for their condition, not for a time: on a loaded machine a screen
-// can take seconds to render, so they wait up to 10 s (the test's own limit is 15 s).
-configure({ asyncUtilTimeout: 10_000 });
+// can take seconds to render (a chat variants test once took over 10 s beside a clean clone's
+// whole suite), so they wait up to 25 s, a limit that catches a hang, within the test's own 30 s
+// (vitest.config.ts).
+configure({ asyncUtilTimeout: 25_000 });
 
 beforeEach(() => {
   // A failed call fails the query at once: tests that retry say so.
