@@ -1,9 +1,11 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from '@app/server/testing';
 import pino from 'pino';
 import { seed } from '../server/src/db/seed.ts';
-import { setupE2E, widgetsReady } from './support/index.ts';
+import { credit } from '../server/src/features/wallet/wallet.queries.ts';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, setupE2E, widgetsReady } from './support/index.ts';
 
 /*
  * A signed-in page reads what its widgets ask first as it renders and hands it over in its HTML
@@ -55,5 +57,86 @@ describe('pages hand their widgets the data they read first', () => {
     const page = await e2e.signedInPage(user);
     const calls = await apiCallsOf(page, path);
     expect(calls.filter((c) => reads.some((r) => c.startsWith(r)))).toEqual([]);
+  });
+});
+
+describe('the back/forward cache keeps a signed-in page that fetched nothing as it loaded', () => {
+  // Playwright turns the cache off in the Chromium it starts; this file's second browser has it on.
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ ignoreDefaultArgs: ['--disable-back-forward-cache'] });
+  });
+  afterAll(() => browser.close());
+
+  it.each(['/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/dashboard/balance', '/chat', '/ai-products', '/ai-history'])('«Back» to %s shows the page as it was, without loading it again', async (path) => {
+    const user = await newUser(e2e.t.db);
+    const context = await browser.newContext({ locale: 'ru-RU' });
+    try {
+      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
+      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
+      const page = await context.newPage();
+      await page.goto(e2e.url(path));
+      expect((await widgetsReady(page)).failed).toEqual([]);
+      await page.evaluate(() => {
+        (globalThis as unknown as { __mark: string }).__mark = 'this load';
+      });
+      await page.goto(e2e.url('/settings'));
+      await widgetsReady(page);
+      // A page restored from the cache fires no `load`: wait for the navigation to commit, then for `pageshow`.
+      await page.goBack({ waitUntil: 'commit' });
+      await page.waitForFunction(() => (globalThis as unknown as { __restored?: boolean }).__restored !== undefined);
+      // Restored from the cache: the same document (its script state kept), not a new load.
+      expect(await page.evaluate(() => (globalThis as unknown as { __restored: boolean }).__restored)).toBe(true);
+      expect(await page.evaluate(() => (globalThis as unknown as { __mark?: string }).__mark)).toBe('this load');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a page «Back» restores reads its data again: the balance spent or bought meanwhile shows', async () => {
+    const user = await newUser(e2e.t.db);
+    const context = await browser.newContext({ locale: 'ru-RU' });
+    try {
+      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
+      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
+      const page = await context.newPage();
+      await page.goto(e2e.url('/dashboard'));
+      expect((await widgetsReady(page)).failed).toEqual([]);
+      const words = page.locator('[data-widget="dashboard"] .balances__value').first();
+      await expect.poll(() => words.textContent()).toBe('0');
+      await page.goto(e2e.url('/settings'));
+      await widgetsReady(page);
+      await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bfcache-${String(user.id)}` }, 321));
+      await page.goBack({ waitUntil: 'commit' });
+      await page.waitForFunction(() => (globalThis as unknown as { __restored?: boolean }).__restored !== undefined);
+      expect(await page.evaluate(() => (globalThis as unknown as { __restored: boolean }).__restored)).toBe(true);
+      await expect.poll(() => words.textContent(), { timeout: 15_000 }).toBe('321');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('after «Выйти», «Back» does not show the account’s page from the cache', async () => {
+    const user = await newUser(e2e.t.db);
+    const context = await browser.newContext({ locale: 'ru-RU' });
+    try {
+      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
+      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
+      const page = await context.newPage();
+      await page.goto(e2e.url('/dashboard'));
+      expect((await widgetsReady(page)).failed).toEqual([]);
+      await page.getByRole('link', { name: 'Выйти' }).click();
+      await page.waitForURL((url) => url.pathname === '/login');
+      // The session cookie changed while the page was in the cache: /dashboard is asked for again (not
+      // restored), and the server sends a guest to sign in.
+      const asked = page.waitForRequest((req) => new URL(req.url()).pathname === '/dashboard');
+      await page.goBack({ waitUntil: 'commit' });
+      await asked;
+      await page.waitForURL((url) => url.pathname === '/login');
+      await page.getByRole('button', { name: 'Войти' }).waitFor();
+      expect(await page.content()).not.toContain(user.email);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -156,6 +156,12 @@ export async function boot(): Promise<void> {
   if (nonce) (globalThis as Record<string, unknown>).__webpack_nonce__ = nonce;
   // What the server read for the widgets as it rendered the page: they mount with their data.
   Kit.seedPageReplies(Kit.pageQueryClient, document.getElementById('page-data')?.textContent);
+  // A page the back/forward cache restores shows what it showed when it was left (a balance before
+  // the words spent in the chat since): its widgets read their data again, drawing the old until
+  // the new arrives.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) void Kit.pageQueryClient.invalidateQueries();
+  });
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
   const remotes = Object.values(manifest)
