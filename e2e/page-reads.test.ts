@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { newUser } from '@app/server/testing';
 import pino from 'pino';
 import { seed } from '../server/src/db/seed.ts';
@@ -68,75 +68,63 @@ describe('the back/forward cache keeps a signed-in page that fetched nothing as 
   });
   afterAll(() => browser.close());
 
-  it.each(['/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/dashboard/balance', '/chat', '/ai-products', '/ai-history'])('«Back» to %s shows the page as it was, without loading it again', async (path) => {
+  /** A new user's page at `path` in a context of its own (closed with the test), its widgets mounted; `pageshow` noted in `__restored`. */
+  async function openSignedIn(path: string) {
     const user = await newUser(e2e.t.db);
     const context = await browser.newContext({ locale: 'ru-RU' });
-    try {
-      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
-      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
-      const page = await context.newPage();
-      await page.goto(e2e.url(path));
-      expect((await widgetsReady(page)).failed).toEqual([]);
-      await page.evaluate(() => {
-        (globalThis as unknown as { __mark: string }).__mark = 'this load';
-      });
-      await page.goto(e2e.url('/settings'));
-      await widgetsReady(page);
-      // A page restored from the cache fires no `load`: wait for the navigation to commit, then for `pageshow`.
-      await page.goBack({ waitUntil: 'commit' });
-      await page.waitForFunction(() => (globalThis as unknown as { __restored?: boolean }).__restored !== undefined);
-      // Restored from the cache: the same document (its script state kept), not a new load.
-      expect(await page.evaluate(() => (globalThis as unknown as { __restored: boolean }).__restored)).toBe(true);
-      expect(await page.evaluate(() => (globalThis as unknown as { __mark?: string }).__mark)).toBe('this load');
-    } finally {
-      await context.close();
-    }
+    onTestFinished(() => context.close());
+    await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
+    await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
+    const page = await context.newPage();
+    await page.goto(e2e.url(path));
+    expect((await widgetsReady(page)).failed).toEqual([]);
+    return { user, page };
+  }
+
+  /** «Back» to a page the cache holds: a restored page fires no `load`, so the navigation's commit, then `pageshow`; answers whether it was restored. */
+  async function back(page: Page): Promise<boolean> {
+    await page.evaluate(() => {
+      delete (globalThis as unknown as { __restored?: boolean }).__restored;
+    });
+    await page.goBack({ waitUntil: 'commit' });
+    await page.waitForFunction(() => (globalThis as unknown as { __restored?: boolean }).__restored !== undefined);
+    return page.evaluate(() => (globalThis as unknown as { __restored: boolean }).__restored);
+  }
+
+  it.each(['/dashboard', '/dashboard/user/payment', '/dashboard/user/orders', '/dashboard/balance', '/chat', '/ai-products', '/ai-history'])('«Back» to %s shows the page as it was, without loading it again', async (path) => {
+    const { page } = await openSignedIn(path);
+    await page.evaluate(() => {
+      (globalThis as unknown as { __mark: string }).__mark = 'this load';
+    });
+    await page.goto(e2e.url('/settings'));
+    await widgetsReady(page);
+    // Restored from the cache: the same document (its script state kept), not a new load.
+    expect(await back(page)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { __mark?: string }).__mark)).toBe('this load');
   });
 
   it('a page «Back» restores reads its data again: the balance spent or bought meanwhile shows', async () => {
-    const user = await newUser(e2e.t.db);
-    const context = await browser.newContext({ locale: 'ru-RU' });
-    try {
-      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
-      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
-      const page = await context.newPage();
-      await page.goto(e2e.url('/dashboard'));
-      expect((await widgetsReady(page)).failed).toEqual([]);
-      const words = page.locator('[data-widget="dashboard"] .balances__value').first();
-      await expect.poll(() => words.textContent()).toBe('0');
-      await page.goto(e2e.url('/settings'));
-      await widgetsReady(page);
-      await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bfcache-${String(user.id)}` }, 321));
-      await page.goBack({ waitUntil: 'commit' });
-      await page.waitForFunction(() => (globalThis as unknown as { __restored?: boolean }).__restored !== undefined);
-      expect(await page.evaluate(() => (globalThis as unknown as { __restored: boolean }).__restored)).toBe(true);
-      await expect.poll(() => words.textContent(), { timeout: 15_000 }).toBe('321');
-    } finally {
-      await context.close();
-    }
+    const { user, page } = await openSignedIn('/dashboard');
+    const words = page.locator('[data-widget="dashboard"] .balances__value').first();
+    await expect.poll(() => words.textContent()).toBe('0');
+    await page.goto(e2e.url('/settings'));
+    await widgetsReady(page);
+    await e2e.t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'words', reason: 'admin_adjustment', idempotencyKey: `bfcache-${String(user.id)}` }, 321));
+    expect(await back(page)).toBe(true);
+    await expect.poll(() => words.textContent(), { timeout: 15_000 }).toBe('321');
   });
 
   it('after «Выйти», «Back» does not show the account’s page from the cache', async () => {
-    const user = await newUser(e2e.t.db);
-    const context = await browser.newContext({ locale: 'ru-RU' });
-    try {
-      await context.addCookies([{ name: 'session', value: user.cookie, url: e2e.url('/') }]);
-      await context.addInitScript({ content: `window.localStorage.setItem('auth_token', ${JSON.stringify(user.token)}); addEventListener('pageshow', (e) => { window.__restored = e.persisted; });` });
-      const page = await context.newPage();
-      await page.goto(e2e.url('/dashboard'));
-      expect((await widgetsReady(page)).failed).toEqual([]);
-      await page.getByRole('link', { name: 'Выйти' }).click();
-      await page.waitForURL((url) => url.pathname === '/login');
-      // The session cookie changed while the page was in the cache: /dashboard is asked for again (not
-      // restored), and the server sends a guest to sign in.
-      const asked = page.waitForRequest((req) => new URL(req.url()).pathname === '/dashboard');
-      await page.goBack({ waitUntil: 'commit' });
-      await asked;
-      await page.waitForURL((url) => url.pathname === '/login');
-      await page.getByRole('button', { name: 'Войти' }).waitFor();
-      expect(await page.content()).not.toContain(user.email);
-    } finally {
-      await context.close();
-    }
+    const { user, page } = await openSignedIn('/dashboard');
+    await page.getByRole('link', { name: 'Выйти' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    // The session cookie changed while the page was in the cache: /dashboard is asked for again (not
+    // restored), and the server sends a guest to sign in.
+    const asked = page.waitForRequest((req) => new URL(req.url()).pathname === '/dashboard');
+    await page.goBack({ waitUntil: 'commit' });
+    await asked;
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    expect(await page.content()).not.toContain(user.email);
   });
 });
