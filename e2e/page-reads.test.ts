@@ -1,10 +1,9 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { newUser } from '@app/server/testing';
 import pino from 'pino';
 import { seed } from '../server/src/db/seed.ts';
 import { credit } from '../server/src/features/wallet/wallet.queries.ts';
-import type { Browser } from 'playwright-core';
 import { launchBrowser, setupE2E, widgetsReady } from './support/index.ts';
 
 /*

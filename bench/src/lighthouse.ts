@@ -79,7 +79,6 @@ export async function measureLighthouse(): Promise<LighthouseRow[]> {
     for (const page of PHONE_PAGES.filter((p) => !only || only.includes(p.path))) {
       const r = await auditWithRetries(`${server.info.baseUrl}${page.path}`, page.guest ? undefined : server.info.cookie);
       const bf = r.audits['bf-cache'];
-      if (process.env.LIGHTHOUSE_DEBUG) console.error(page.path, JSON.stringify(r.audits['long-tasks']?.details?.items));
       rows.push({
         path: page.path,
         performance: score(r, 'performance'),

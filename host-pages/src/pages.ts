@@ -61,13 +61,16 @@ export function emptyFirstPage(data: readonly PageData[], path: string): boolean
 
 /** The monthly plans of the page's read of the plans, in its order (what the plans page lists under «Подписки»). */
 function subscriptionPlans(data: readonly PageData[]): SkeletonPlan[] | undefined {
-  const tariffs = data.find((d) => d.path === billingRoutes.tariffs.path)?.json;
+  const tariffs = replyOf(data, billingRoutes.tariffs.path);
   if (!Array.isArray(tariffs)) return undefined;
   return (tariffs as Tariff[]).filter((t) => t.subscriptions_type !== SUBSCRIPTION_TYPES.package).map((t) => ({ name: t.name, popular: t.popular, description: t.description }));
 }
 
+/** The reply of the page's read of `path`, if it was read and answered. */
+const replyOf = (data: readonly PageData[], path: string): unknown => data.find((d) => d.path === path)?.json;
+
 /** The page's read of the signed-in account (`GET /api/new/user`), if it answered. */
-const accountOf = (data: readonly PageData[]): User | undefined => data.find((d) => d.path === accountRoutes.user.path)?.json as User | undefined;
+const accountOf = (data: readonly PageData[]) => replyOf(data, accountRoutes.user.path) as User | undefined;
 
 /** The dashboard widgets' reads as they mount: the account, its plan, the news cards, the welcome notice. */
 const DASHBOARD_READS: PageRead[] = [
@@ -79,11 +82,10 @@ const DASHBOARD_READS: PageRead[] = [
 
 /** The dashboard's facts from the page's reads (`DASHBOARD_READS`); undefined unless all four answered. */
 export function dashboardFacts(data: readonly PageData[]): PageFacts | undefined {
-  const json = (path: string) => data.find((d) => d.path === path)?.json;
   const user = accountOf(data);
-  const subscription = json(billingRoutes.subscriptionStatus.path) as UserSubscriptionStatus | undefined;
-  const welcome = json(dashboardRoutes.welcome.path) as WelcomeState | undefined;
-  const cards = json(dashboardRoutes.cards.path);
+  const subscription = replyOf(data, billingRoutes.subscriptionStatus.path) as UserSubscriptionStatus | undefined;
+  const welcome = replyOf(data, dashboardRoutes.welcome.path) as WelcomeState | undefined;
+  const cards = replyOf(data, dashboardRoutes.cards.path);
   if (!user?.balances || !subscription || !welcome || !Array.isArray(cards)) return undefined;
   return { balances: user.balances, subscription, welcome: welcome.visible ? welcome : null, cards: cards.length };
 }
