@@ -24,11 +24,20 @@ export function prepared<A extends unknown[], Row>(build: (db: Kysely<DB>, ...ar
   if (!isDeepStrictEqual([...compiled.parameters], values(...sample))) {
     throw new Error(`prepared statement: values() does not match the builder's parameters for ${compiled.sql}`);
   }
-  return async (db, ...args) => {
-    // Outside a transaction straight to the pool: kysely's own work per query is a measurable share here.
+  const run = statement<Row>(compiled.sql);
+  return (db, ...args) => run(db, values(...args));
+}
+
+/**
+ * A statement of fixed text run with `values`: outside a transaction straight to the pool (kysely's
+ * own work per query is a measurable share of the hot paths': the session lookup, a chat message's
+ * two statements), inside one through the transaction's connection.
+ */
+export function statement<Row>(text: string): (db: Executor, values: unknown[]) => Promise<Row[]> {
+  return async (db, values) => {
     const pool = poolOf(db);
-    if (pool) return pool.query<Row>(compiled.sql, values(...args));
-    return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values(...args)))).rows;
+    if (pool) return pool.query<Row>(text, values);
+    return (await db.executeQuery<Row>(CompiledQuery.raw(text, values))).rows;
   };
 }
 
@@ -48,8 +57,6 @@ export function preparedByShape<A extends unknown[], Row>(build: (db: Kysely<DB>
       text = compiled.sql;
       statements.set(key, text);
     }
-    const pool = poolOf(db);
-    if (pool) return pool.query<Row>(text, values(...args));
-    return (await db.executeQuery<Row>(CompiledQuery.raw(text, values(...args)))).rows;
+    return statement<Row>(text)(db, values(...args));
   };
 }

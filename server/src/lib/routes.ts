@@ -190,7 +190,7 @@ export function mountRoute<R extends RouteContract>(app: FastifyInstance, contra
         files: read?.files as RouteContext<R>['files'],
       };
       if (streamSpec) {
-        const stream = new SseStream(reply, streamSpec, app.ctx.config.sseHeartbeatSeconds);
+        const stream = new SseStream(reply, streamSpec, app.ctx.config.sseHeartbeatSeconds, app.ctx.config.env !== 'production');
         try {
           await (handler as (ctx: RouteContext<R> & { stream: SseSink<StreamSpec> }) => Promise<void>)({ ...context, stream });
         } catch (err) {

@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { StreamSpec, z } from '@app/contracts';
-import { parse } from 'zod/v4/core';
+import { eventSerializer } from './serializer.ts';
 
 /** What a stream route's handler writes to. */
 export interface SseSink<S extends StreamSpec> {
-  /** Sends one event; its data is checked against the event's schema. */
+  /** Sends one event, serialized by the event's schema (and checked against it outside production). */
   send<K extends keyof S['events'] & string>(event: K, data: z.input<S['events'][K]>): void;
   /** Aborts when the client goes away (or the server closes): stop the work, keep what must be kept. */
   readonly signal: AbortSignal;
@@ -28,6 +28,7 @@ export class SseStream<S extends StreamSpec> implements SseSink<S> {
     private readonly reply: FastifyReply,
     private readonly spec: S,
     private readonly heartbeatSeconds: number,
+    private readonly checkWithZod: boolean,
   ) {
     // The response closes when the connection does: before the end we wrote, the client left.
     reply.raw.on('close', () => {
@@ -71,9 +72,9 @@ export class SseStream<S extends StreamSpec> implements SseSink<S> {
   send<K extends keyof S['events'] & string>(event: K, data: z.input<S['events'][K]>): void {
     const schema = this.spec.events[event];
     if (!schema) throw new Error(`stream event ${event} is not in the route's contract`);
-    const value: unknown = parse(schema, data);
+    const json = eventSerializer(schema, this.checkWithZod)(data);
     this.open();
-    this.write(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
+    this.write(`event: ${event}\ndata: ${json}\n\n`);
   }
 
   /** Sends the error envelope as an `error` event (the stream is already open). */

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { prepared, preparedByShape } from '../../src/db/prepared.ts';
-import { createSerializerCompiler } from '../../src/lib/serializer.ts';
+import { prepared, preparedByShape, statement } from '../../src/db/prepared.ts';
+import { createSerializerCompiler, eventSerializer } from '../../src/lib/serializer.ts';
 import { createTestApp, newUser, type TestApp } from '../support/index.ts';
 
 let t: TestApp;
@@ -58,6 +58,47 @@ describe('prepared statements', () => {
       (_userId, _kind) => '',
     );
     await expect(misordered(t.db, user.id, 'words')).rejects.toThrow(/does not match/);
+  });
+});
+
+describe('fixed statements', () => {
+  it('run on the pool outside a transaction and on the transaction’s connection inside one; the database’s errors come through as they are', async () => {
+    const balanceOf = statement<{ balance: number }>('select balance from wallets where user_id = $1 and kind = $2');
+    const user = await newUser(t.db);
+    await t.db.insertInto('wallets').values({ user_id: user.id, kind: 'words', balance: 11 }).execute();
+    expect(await balanceOf(t.db, [user.id, 'words'])).toEqual([{ balance: 11 }]);
+    await t.db
+      .transaction()
+      .execute(async (tx) => {
+        await tx.updateTable('wallets').set({ balance: 12 }).where('user_id', '=', user.id).execute();
+        expect(await balanceOf(tx, [user.id, 'words'])).toEqual([{ balance: 12 }]);
+        expect(await balanceOf(t.db, [user.id, 'words'])).toEqual([{ balance: 11 }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await balanceOf(t.db, [user.id, 'words'])).toEqual([{ balance: 11 }]);
+    await expect(statement('select 1 / $1::int as x')(t.db, [0])).rejects.toMatchObject({ code: '22012' });
+  });
+});
+
+describe('event serialization', () => {
+  const Event = z.object({ chat_id: z.number().int(), text: z.string(), note: z.string().nullable() });
+
+  it('writes what the event’s schema describes, dropping what it does not, checked or not', () => {
+    const data = { chat_id: 3, text: 'Привет, «мир»\n', note: null, secret: 'x' };
+    for (const check of [true, false]) expect(JSON.parse(eventSerializer(Event, check)(data))).toEqual({ chat_id: 3, text: 'Привет, «мир»\n', note: null });
+  });
+
+  it('outside production an event that drifts from its contract throws; in production the zod schema is not walked', () => {
+    const drifted = { chat_id: 3.5, text: 'x', note: null };
+    expect(() => eventSerializer(Event, true)(drifted)).toThrow();
+    // fast-json-stringify writes an integer field as one.
+    expect(JSON.parse(eventSerializer(Event, false)(drifted))).toEqual({ chat_id: 3, text: 'x', note: null });
+  });
+
+  it('a schema JSON Schema cannot express is serialized through zod', () => {
+    const Dated = z.object({ at: z.date().transform((d) => d.toISOString()) });
+    expect(JSON.parse(eventSerializer(Dated, false)({ at: new Date('2026-01-02T03:04:05Z') }))).toEqual({ at: '2026-01-02T03:04:05.000Z' });
   });
 });
 

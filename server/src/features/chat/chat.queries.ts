@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isBalanceRefused, type Executor } from '../../db/database.ts';
+import { statement } from '../../db/prepared.ts';
 import type { ChatMessageStatus } from './chat.table.ts';
 import type { RawBalances } from '../wallet/wallet.queries.ts';
 
@@ -133,12 +134,14 @@ export type ChatSendOutcome =
   | { status: 'ok'; chat_id: number; user_message_id: number; answer_id: number; hold_id: number | null; hold_amount: number; history: ChatHistoryRow[] }
   | { status: 'not_found' | 'busy' | 'too_many' | 'insufficient' | 'not_last' };
 
+const chatSendStatement = statement<{ result: ChatSendOutcome }>('select chat_send($1::jsonb) as result');
+
 export async function chatSend(db: Executor, params: ChatSendParams): Promise<ChatSendOutcome> {
-  const { rows } = await sql<{ result: ChatSendOutcome }>`select chat_send(${JSON.stringify(params)}::jsonb) as result`.execute(db).catch((err: unknown) => {
+  const rows = await chatSendStatement(db, [JSON.stringify(params)]).catch((err: unknown) => {
     // Over the cap under the user's lock: the statement, and all it wrote, is undone.
-    if ((err as { code?: unknown }).code === 'NS429') return { rows: [{ result: { status: 'too_many' as const } }] };
+    if ((err as { code?: unknown }).code === 'NS429') return [{ result: { status: 'too_many' as const } }];
     // Outside a transaction the statement commits at once: a hold another send left uncovered fails there.
-    if (isBalanceRefused(err)) return { rows: [{ result: { status: 'insufficient' as const } }] };
+    if (isBalanceRefused(err)) return [{ result: { status: 'insufficient' as const } }];
     throw err;
   });
   const result = rows[0]?.result;
@@ -163,8 +166,10 @@ export interface ChatCloseParams {
  * statement; answers whether this call closed it, the words it recorded (what the settle really
  * kept) and the user's balances after.
  */
+const chatCloseStatement = statement<{ result: { closed: boolean; charged: number | null; words: number; media: number } }>('select chat_close($1::jsonb) as result');
+
 export async function chatClose(db: Executor, params: ChatCloseParams): Promise<{ closed: boolean; words: number | null; balances: RawBalances }> {
-  const { rows } = await sql<{ result: { closed: boolean; charged: number | null; words: number; media: number } }>`select chat_close(${JSON.stringify(params)}::jsonb) as result`.execute(db);
+  const rows = await chatCloseStatement(db, [JSON.stringify(params)]);
   const result = rows[0]?.result;
   if (!result) throw new Error('chat_close answered nothing');
   return { closed: result.closed, words: result.charged, balances: { words: result.words, media: result.media } };
