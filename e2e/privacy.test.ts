@@ -69,6 +69,7 @@ describe('personal data and notices', () => {
     await card.getByLabel('Пароль').fill(user.password);
     await card.getByRole('button', { name: 'Удалить аккаунт' }).click();
     await afterNavigation(page, '/login');
+    await page.getByRole('status').filter({ hasText: 'Аккаунт удалён' }).waitFor();
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Пароль', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Войти' }).click();

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PRODUCT_VARIANTS, SUBSCRIPTION_TYPES, type Tariff, type User, type UserSubscriptionStatus, type WelcomeState, accountRoutes, balanceRoutes, billingRoutes, catalogRoutes, chatRoutes, dashboardRoutes, generationRoutes, promoRoutes, type SetupStep } from '@app/contracts';
+import { PRIVACY_TEXTS } from '@app/contracts/privacy';
 import { html, type RawHtml } from './html.ts';
 import { mountPoint, widget, type PageContext, type PageData, type PageRead, type WidgetMount } from './layout.ts';
 import { type PageFacts, type SkeletonPlan, authSkeleton, balanceHistorySkeleton, chatSkeleton, catalogSkeleton, dashboardSkeleton, historyButtonSkeleton, historySkeleton, ordersSkeleton, resetRequestSkeleton, tariffsSkeleton, welcomeSkeleton } from './skeletons.ts';
@@ -113,6 +114,8 @@ export const PAGES: PageDefinition[] = [
       title: 'Вход',
       description: 'Вход в Нейростудию: чат с нейросетями, генерация изображений, видео и текстов.',
       widgets: [widget('auth', { mode: 'login', redirectTo: safeNext(query(req).next) }, { skeleton: authSkeleton('login') })],
+      // Where deleting an account lands (the account settings' widget): it says it is done, in the page's HTML (nothing moves when the form mounts).
+      ...(query(req).deleted === '1' ? { body: (slots: RawHtml[]) => html`<div class="alert alert-success page-notice" role="status">${PRIVACY_TEXTS.deleted}</div>${defaultBody(slots)}` } : {}),
     }),
   },
   {

@@ -381,6 +381,29 @@ describe('the streamed send (POST /api/new/chat/stream)', () => {
     expect((await walletState(t.db, user.id)).balance.words).toBe(10_000);
   }, 20_000);
 
+  it('deleting the account stops an answer being written: its stream ends at once, the provider’s request is closed, the answer goes with the account', async () => {
+    const user = await richUser(10_000);
+    fake.answer = { pieces: ['Первая часть', ' ответа', ' — и ещё много текста'], finishReason: 'stop', promptTokens: 60, completionTokens: 50 };
+    // The provider goes silent after two pieces: without a stop the answer would wait out the idle limit.
+    fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
+    const stream = await openStream(user, messageParts({ ai_models_id: fakeModel, message: 'Длинный ответ' }));
+    expect((await stream.next())?.event).toBe('start');
+    expect(await stream.next()).toEqual({ event: 'delta', data: { text: 'Первая часть' } });
+    expect(await stream.next()).toEqual({ event: 'delta', data: { text: ' ответа' } });
+
+    const removed = await call(t.app, { method: 'POST', url: '/api/new/account/delete', token: user.token, payload: { password: user.password, confirm: true } });
+    expect(removed.statusCode).toBe(200);
+    const done = await stream.next();
+    expect(done?.event).toBe('done');
+    expect(done?.data).toMatchObject({ message: 'Первая часть ответа', status: 'stopped' });
+    expect(await stream.next()).toBeNull();
+    await fake.chatRequests[0]?.closed;
+    expect(await t.db.selectFrom('chat_messages').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    const state = await walletState(t.db, user.id);
+    expect(state.balance).toEqual(state.sums);
+    expect(await t.db.selectFrom('wallet_holds').select('id').where('user_id', '=', user.id).where('status', '=', 'held').execute()).toEqual([]);
+  }, 20_000);
+
   it('stop ends the answer: kept as far as it went and charged only for that', async () => {
     const user = await richUser(10_000);
     // A real tokenizer's count of the system prompt and the question.

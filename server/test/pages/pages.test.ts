@@ -107,6 +107,19 @@ describe('access', () => {
 });
 
 describe('page documents', () => {
+  it('/login after an account was deleted (?deleted=1) says so above the form, in the page itself; otherwise nothing', async () => {
+    const notice = '<div class="alert alert-success page-notice" role="status">Аккаунт удалён</div>';
+    const after = await page('/login?deleted=1');
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain(notice);
+    expect(after.body.indexOf(notice)).toBeLessThan(after.body.indexOf('data-widget="auth"'));
+    for (const url of ['/login', '/login?deleted=0', '/login?deleted=%3Cscript%3E', '/login?deleted=1&deleted=1', '/register?deleted=1']) {
+      const res = await page(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('page-notice');
+    }
+  });
+
   it('are Russian HTML, described, revalidated (a guest’s) or never stored (a signed-in one’s), with the manifest of the widgets they mount', async () => {
     const res = await page('/login');
     expect(res.statusCode).toBe(200);

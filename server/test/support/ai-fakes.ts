@@ -197,6 +197,11 @@ export class FakeOpenAi {
     return `${this.server.url}/v1`;
   }
 
+  /** The chat requests so far, each with when its connection closed. */
+  get chatRequests(): RawRequest[] {
+    return this.server.requests.filter((r) => r.path === '/v1/chat/completions');
+  }
+
   /** The JSON bodies of the chat requests so far. */
   get chatBodies(): Record<string, unknown>[] {
     return this.server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.json as Record<string, unknown>);

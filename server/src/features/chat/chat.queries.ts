@@ -64,6 +64,10 @@ export const listMessageFiles = (db: Executor, messageIds: readonly number[]) =>
 export const generatingAnswer = (db: Executor, chatId: number) =>
   db.selectFrom('chat_messages').select(['id']).where('chat_id', '=', chatId).where('role', '=', 'assistant').where('status', '=', 'generating').executeTakeFirst();
 
+/** The answers of a user being written now, in any chat. */
+export const generatingAnswersOf = (db: Executor, userId: number) =>
+  db.selectFrom('chat_messages').select(['id']).where('user_id', '=', userId).where('role', '=', 'assistant').where('status', '=', 'generating').execute();
+
 /** Saves an answer's text so far (and that it is alive); only while it is still being written. */
 export const saveProgress = (db: Executor, messageId: number, text: string) =>
   db.updateTable('chat_messages').set({ text, updated_at: sql<Date>`now()` }).where('id', '=', messageId).where('status', '=', 'generating').execute();

@@ -5,6 +5,7 @@ import { AUTH_LIMITS } from '../accounts/accounts.service.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
 import { findUserById } from '../accounts/users.queries.ts';
 import { changeSubscription, lockCurrentSubscription } from '../billing/subscriptions.queries.ts';
+import { generatingAnswersOf } from '../chat/chat.queries.ts';
 import { cancelCpSubscriptionJob } from '../payments/payments.jobs.ts';
 import { releaseHold } from '../wallet/wallet.queries.ts';
 import { anonymiseUser, eraseUserContent, filesOf, lockLiveUser, openHoldsOf } from './privacy.queries.ts';
@@ -26,7 +27,9 @@ async function deleteBlobs(ctx: AppContext, keys: readonly string[]): Promise<vo
  * stopped and its holds given back, chats, runs and files are erased, codes, reset links and the
  * saved card removed, every session ended, and the email replaced by a placeholder. Payments,
  * receipts and the ledger stay, under the placeholder. Then the files' blobs are deleted. A
- * second deletion at the same time waits for the first and finds the account gone.
+ * second deletion at the same time waits for the first and finds the account gone. Chat answers
+ * being written are stopped first, wherever they are written (charged for what they wrote, as a
+ * stopped answer is): none goes on streaming, nor asking its provider, for an account that is gone.
  */
 export async function deleteAccount(ctx: AppContext, userId: number, password: string): Promise<void> {
   const user = await findUserById(ctx.db, userId);
@@ -34,6 +37,7 @@ export async function deleteAccount(ctx: AppContext, userId: number, password: s
   // The password is guessed no faster here than on the password change.
   await hitRateLimit(ctx.db, `account-delete:user:${String(userId)}`, AUTH_LIMITS.passwordChangePerUser, ctx.clock());
   if (!(await verifyPassword(user.password_hash, password))) throw fieldError('password', 'Неверный пароль', 'WRONG_PASSWORD');
+  for (const answer of await generatingAnswersOf(ctx.db, userId)) await ctx.chatRuns.stop(answer.id);
   const keys = await ctx.db.transaction().execute(async (tx) => {
     if (!(await lockLiveUser(tx, userId))) throw new AppError('UNAUTHENTICATED');
     const plan = await lockCurrentSubscription(tx, userId);
