@@ -1,6 +1,7 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CHAT_LIMITS, type ChatMessage } from '@app/contracts/browser';
+import { CHAT_LIMITS, type ChatMessage, type ChatSearchHit } from '@app/contracts/browser';
 import { fakeApi, renderChat, resetBetweenTests } from './chat-test-kit.tsx';
 
 resetBetweenTests();
@@ -72,6 +73,23 @@ describe('Chat: a long chat is read a page at a time', () => {
     expect(api.messages.mock.calls.length).toBe(calls);
     // Every message once, in order.
     expect(shownTexts()).toEqual(LONG.map((m) => m.text));
+  });
+
+  it('a search result older than the pages read opens at its message: older pages are read until it is among them', async () => {
+    const hit: ChatSearchHit = { chat_id: 40, title: [{ text: 'Длинный чат', mark: false }], message_id: 5, role: 'user', snippet: [{ text: 'Сообщение 5', mark: true }], created_at: '2025-05-20T12:00:00Z' };
+    const { api } = fakeApi({ messages: (_id, before) => page(before), search: () => ({ hits: [hit], more: false }) });
+    window.history.replaceState(null, '', '/chat?id=40');
+    renderChat(api);
+    await screen.findByText('Сообщение 120');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Поиск по чатам' }), 'сообщение 5');
+    const found = await screen.findByRole('list', { name: 'Найдено' });
+    await userEvent.click(within(found).getByRole('button'));
+    await waitFor(() => expect(document.getElementById('chat-msg-5')).toHaveClass('chat-msg--found'));
+    expect(api.messages).toHaveBeenCalledWith({ params: { id: 40 }, query: { before: 71 } });
+    expect(api.messages).toHaveBeenCalledWith({ params: { id: 40 }, query: { before: 21 } });
+    // Every message once, in order, and nothing read past the chat's first.
+    expect(shownTexts()).toEqual(LONG.map((m) => m.text));
+    expect(api.messages).toHaveBeenCalledTimes(3);
   });
 
   it('a short chat has nothing older to read', async () => {

@@ -174,6 +174,14 @@ export function Chat({ plansUrl, packagesUrl, api = chatApi, pollMs = POLL_MS, f
 
   if (conversation.status === 'ready' && shownChat !== chatId) setShownChat(chatId);
 
+  // A search result older than the pages read: older pages are read until it is among them (or the chat's first message is).
+  const hitNotRead = focusMessageId !== null && conversation.status === 'ready' && !conversation.data.some((m) => m.id === focusMessageId);
+  const { hasMore, loading: readingOlder, error: olderFailed } = older.state;
+  const { loadOlder } = older;
+  useEffect(() => {
+    if (hitNotRead && hasMore && !readingOlder && !olderFailed) loadOlder();
+  }, [hitNotRead, hasMore, readingOlder, olderFailed, loadOlder]);
+
   const listState = list.state.status === 'ready' && fresh && !list.state.items.some((c) => c.id === fresh.id) ? { ...list.state, items: [fresh, ...list.state.items] } : list.state;
 
   const addFiles = (files: readonly File[]) => {
