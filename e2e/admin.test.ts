@@ -289,6 +289,8 @@ describe('the admin panel', () => {
     // A chat whose answer is Markdown.
     const chat = await e2e.t.db.insertInto('chats').values({ user_id: user.id, title: `План статьи ${stamp}` }).returning('id').executeTakeFirstOrThrow();
     await e2e.t.db.insertInto('chat_messages').values({ chat_id: chat.id, user_id: user.id, role: 'user', text: 'Составь план статьи о кофе.\nТри раздела, коротко.', status: 'done' }).execute();
+    // An answer the user asked again: out of the conversation, still charged.
+    await e2e.t.db.insertInto('chat_messages').values({ chat_id: chat.id, user_id: user.id, role: 'assistant', text: 'Кофе, сорта, заваривание.', status: 'done', words: 40, model_name: 'Демо-ассистент', off_path: true }).execute();
     await e2e.t.db
       .insertInto('chat_messages')
       .values({ chat_id: chat.id, user_id: user.id, role: 'assistant', text: '**План статьи** — три раздела, _коротко_:\n\n1. История кофе\n2. Сорта и обжарка\n3. Как заваривать дома', status: 'done', words: 120, model_name: 'Демо-ассистент' })
@@ -314,6 +316,10 @@ describe('the admin panel', () => {
     expect(await dialog.locator('em').first().textContent()).toBe('коротко');
     expect(await dialog.locator('.admin-chat__answer ol > li').allTextContents()).toEqual(['История кофе', 'Сорта и обжарка', 'Как заваривать дома']);
     expect(await dialog.textContent()).not.toContain('**');
+    const replaced = dialog.locator('.admin-chat__message--replaced');
+    expect(await replaced.count()).toBe(1);
+    expect(text(await replaced.textContent())).toContain('Заменено');
+    expect(text(await replaced.textContent())).toContain('Кофе, сорта, заваривание.');
     await shot(page, 'admin-chat-markdown');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'admin-chat-markdown-phone');

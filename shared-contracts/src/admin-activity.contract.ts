@@ -60,6 +60,8 @@ export const AdminChatMessageSchema = ChatMessageSchema.omit({ images: true }).e
   error: z.string().nullable(),
   /** Attached images' file ids. */
   files: z.array(z.number().int()),
+  /** A version the user replaced — an answer asked again, a question edited: not in the conversation the user sees, still charged. */
+  replaced: z.boolean(),
 });
 
 /** A chat with a page of its messages in order: the latest 50, or the 50 before `before`; `truncated` when older ones remain. */

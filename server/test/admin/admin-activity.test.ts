@@ -96,12 +96,12 @@ describe('GET /api/admin/generations', () => {
 });
 
 describe('GET /api/admin/chats', () => {
-  async function chat(user: TestUser, title: string, messages: { role: 'user' | 'assistant'; text: string; words?: number; status?: 'done' | 'failed'; error?: string }[]) {
+  async function chat(user: TestUser, title: string, messages: { role: 'user' | 'assistant'; text: string; words?: number; status?: 'done' | 'failed'; error?: string; offPath?: boolean }[]) {
     const row = await t.db.insertInto('chats').values({ user_id: user.id, title }).returning('id').executeTakeFirstOrThrow();
     for (const m of messages) {
       await t.db
         .insertInto('chat_messages')
-        .values({ chat_id: row.id, user_id: user.id, role: m.role, text: m.text, words: m.words ?? 0, status: m.status ?? 'done', model_name: m.role === 'assistant' ? 'Демо-ассистент' : null, error: m.error ?? null })
+        .values({ chat_id: row.id, user_id: user.id, role: m.role, text: m.text, words: m.words ?? 0, status: m.status ?? 'done', model_name: m.role === 'assistant' ? 'Демо-ассистент' : null, error: m.error ?? null, off_path: m.offPath ?? false })
         .execute();
     }
     return row.id;
@@ -112,7 +112,9 @@ describe('GET /api/admin/chats', () => {
     const user = await newUser(t.db, { email: `chatter-${m}@chat.ru` });
     const first = await chat(user, `Рецепты ${m}`, [
       { role: 'user', text: 'Как испечь хлеб?' },
-      { role: 'assistant', text: 'Возьмите муку…', words: 120 },
+      // Asked again: the first answer left the conversation (chat_send's regenerate), still charged.
+      { role: 'assistant', text: 'Возьмите муку…', words: 120, offPath: true },
+      { role: 'assistant', text: 'Замесите тесто…', words: 80 },
       { role: 'user', text: 'А без дрожжей?' },
       { role: 'assistant', text: '', words: 0, status: 'failed', error: 'provider timeout' },
     ]);
@@ -123,17 +125,18 @@ describe('GET /api/admin/chats', () => {
 
     const list = await api.get<Page<Chat>>(`/api/admin/chats?q=chatter-${m}&sort=id&dir=asc`);
     expect(list.data.map((c) => [c.id, c.email, c.title, c.message_count, c.words])).toEqual([
-      [first, user.email, `Рецепты ${m}`, 4, 120],
+      [first, user.email, `Рецепты ${m}`, 5, 200],
       [second, user.email, `Код ${m}`, 1, 0],
     ]);
     expect((await api.get<Page<Chat>>(`/api/admin/chats?q=${encodeURIComponent(`Код ${m}`)}`)).data.map((c) => c.id)).toEqual([second]);
     const one = await api.get<Chat>(`/api/admin/chats/${String(first)}`);
-    expect(one).toMatchObject({ id: first, email: user.email, message_count: 4, truncated: false });
-    expect(one.messages.map((x) => [x.role, x.text, x.model, x.status, x.words, x.error, x.files])).toEqual([
-      ['user', 'Как испечь хлеб?', null, 'done', 0, null, [image]],
-      ['assistant', 'Возьмите муку…', 'Демо-ассистент', 'done', 120, null, []],
-      ['user', 'А без дрожжей?', null, 'done', 0, null, []],
-      ['assistant', '', 'Демо-ассистент', 'failed', 0, 'provider timeout', []],
+    expect(one).toMatchObject({ id: first, email: user.email, message_count: 5, truncated: false });
+    expect(one.messages.map((x) => [x.role, x.text, x.model, x.status, x.words, x.error, x.files, x.replaced])).toEqual([
+      ['user', 'Как испечь хлеб?', null, 'done', 0, null, [image], false],
+      ['assistant', 'Возьмите муку…', 'Демо-ассистент', 'done', 120, null, [], true],
+      ['assistant', 'Замесите тесто…', 'Демо-ассистент', 'done', 80, null, [], false],
+      ['user', 'А без дрожжей?', null, 'done', 0, null, [], false],
+      ['assistant', '', 'Демо-ассистент', 'failed', 0, 'provider timeout', [], false],
     ]);
     // A long chat: its latest 50 messages, oldest of them first; `before` reads the 50 before those.
     const long = await chat(user, `Длинный ${m}`, []);

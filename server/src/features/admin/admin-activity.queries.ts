@@ -90,6 +90,7 @@ export async function chatMessages(db: Executor, chatId: number, limit: number, 
       'm.output_tokens',
       'm.error',
       'm.created_at',
+      'm.off_path',
       sql<(string | number)[]>`coalesce((select array_agg(f.file_id order by f.position) from chat_message_files f where f.message_id = m.id), '{}')`.as('files'),
     ])
     .where('m.chat_id', '=', chatId)

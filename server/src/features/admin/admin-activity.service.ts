@@ -71,6 +71,7 @@ export async function adminChat(ctx: AppContext, id: number, before?: number): P
       output_tokens: m.output_tokens,
       error: m.error,
       files: m.files.map(Number),
+      replaced: m.off_path,
       created_at: m.created_at.toISOString(),
     })),
     truncated: read.length > messages.length,

@@ -123,7 +123,7 @@ describe('Чат', () => {
     expect(window.location.search).toBe('?chat=12');
     const dialog = await screen.findByRole('dialog', { name: 'План статьи о кофе' });
     const messages = await within(dialog).findByRole('list', { name: 'Сообщения' });
-    expect(messages.querySelectorAll('.admin-chat__message')).toHaveLength(4);
+    expect(messages.querySelectorAll('.admin-chat__message')).toHaveLength(5);
     expect(within(messages).getByText(/^Составь план/).textContent).toBe('Составь план статьи о кофе.\nТри раздела, коротко.');
     // The model's answer as the chat draws it: bold, italics and a numbered list, no raw marks (its renderer is fetched on demand).
     const answer = (await within(messages).findByText('План статьи')).closest('.admin-chat__answer') as HTMLElement;
@@ -131,6 +131,12 @@ describe('Чат', () => {
     expect(answer.querySelector('em')?.textContent).toBe('коротко');
     expect([...answer.querySelectorAll('ol > li')].map((li) => li.textContent)).toEqual(['История кофе', 'Сорта и обжарка', 'Как заваривать дома']);
     expect(answer.textContent).not.toMatch(/\*\*|_коротко_/);
+    // The answer the user asked again is marked replaced; the one that replaced it, and the rest, are not.
+    const replaced = messages.querySelectorAll('.admin-chat__message--replaced');
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0]?.contains(answer)).toBe(true);
+    expect(within(replaced[0] as HTMLElement).getByText('Заменено')).toBeTruthy();
+    expect(within(messages).getAllByText('Заменено')).toHaveLength(1);
     expect(within(messages).getByText('Провайдер не ответил за 60 с')).toBeTruthy();
     expect(within(messages).getByRole('img', { name: 'Вложение 904' }).getAttribute('src')).toBe('/api/new/files/904');
     expect(within(dialog).queryByRole('textbox')).toBeNull();

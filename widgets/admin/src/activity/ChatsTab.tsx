@@ -121,11 +121,16 @@ function ChatView({ chat, earlier, navigate }: { chat: AdminChatDetail; earlier:
       ) : (
         <ol className="admin-chat__messages" aria-label="Сообщения">
           {chat.messages.map((m) => (
-            <li key={m.id} className={`admin-chat__message admin-chat__message--${m.role}`}>
+            <li key={m.id} className={`admin-chat__message admin-chat__message--${m.role}${m.replaced ? ' admin-chat__message--replaced' : ''}`}>
               <p className="admin-chat__who">
                 <strong>{m.role === 'user' ? 'Пользователь' : (m.model ?? 'Модель')}</strong>
                 <span>{when(m.created_at)}</span>
                 {m.status !== 'done' && <span className={`admin-badge admin-badge--${m.status}`}>{MESSAGE_STATUS[m.status]}</span>}
+                {m.replaced && (
+                  <span className="admin-badge" title="Пользователь попросил ответ заново или изменил вопрос: этой версии нет в его переписке, слова за неё списаны">
+                    Заменено
+                  </span>
+                )}
                 {m.role === 'assistant' && (m.words > 0 || m.input_tokens !== null) && (
                   <span>
                     {formatWords(m.words)} сл.

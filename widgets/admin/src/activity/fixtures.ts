@@ -99,7 +99,7 @@ export const CHAT_DETAIL: AdminChatDetail = {
   ...(CHATS[0] as AdminChat),
   truncated: false,
   messages: [
-    { id: 51, role: 'user', text: 'Составь план статьи о кофе.\nТри раздела, коротко.', model: null, status: 'done', words: 0, input_tokens: null, output_tokens: null, error: null, files: [], created_at: at(200) },
+    { id: 51, role: 'user', text: 'Составь план статьи о кофе.\nТри раздела, коротко.', model: null, status: 'done', words: 0, input_tokens: null, output_tokens: null, error: null, files: [], replaced: false, created_at: at(200) },
     {
       id: 52,
       role: 'assistant',
@@ -111,10 +111,25 @@ export const CHAT_DETAIL: AdminChatDetail = {
       output_tokens: 900,
       error: null,
       files: [],
+      replaced: true,
       created_at: at(199),
     },
-    { id: 53, role: 'user', text: 'А что на этой картинке?', model: null, status: 'done', words: 0, input_tokens: null, output_tokens: null, error: null, files: [904], created_at: at(21) },
-    { id: 54, role: 'assistant', text: '', model: 'GPT-4o mini', status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: 'Провайдер не ответил за 60 с', files: [], created_at: at(20) },
+    {
+      id: 53,
+      role: 'assistant',
+      text: '**Другой план**, четыре раздела:\n\n1. Откуда кофе\n2. Арабика и робуста\n3. Обжарка\n4. Заваривание дома',
+      model: 'GPT-4o mini',
+      status: 'done',
+      words: 1410,
+      input_tokens: 420,
+      output_tokens: 960,
+      error: null,
+      files: [],
+      replaced: false,
+      created_at: at(198),
+    },
+    { id: 54, role: 'user', text: 'А что на этой картинке?', model: null, status: 'done', words: 0, input_tokens: null, output_tokens: null, error: null, files: [904], replaced: false, created_at: at(21) },
+    { id: 55, role: 'assistant', text: '', model: 'GPT-4o mini', status: 'failed', words: 0, input_tokens: null, output_tokens: null, error: 'Провайдер не ответил за 60 с', files: [], replaced: false, created_at: at(20) },
   ],
 };
 
