@@ -32,7 +32,7 @@ interface Chat {
   title: string;
   message_count: number;
   words: number;
-  messages: { id: number; role: string; text: string; model: string | null; status: string; words: number; error: string | null; files: number[] }[];
+  messages: { id: number; role: string; text: string; model: string | null; status: string; words: number; error: string | null; files: number[]; replaced: boolean }[];
   truncated: boolean;
 }
 
