@@ -103,6 +103,17 @@ describe('a widget file is sent in the encoding the browser accepts', () => {
     expect(decode(css.rawPayload, 'br')).toBe(fs.readFileSync(path.join(t.config.loaderDir, 'loader.css'), 'utf8'));
   });
 
+  it('the site’s icons are PNG, kept a day', async () => {
+    for (const [url, size] of [['/assets/favicon-32.png', 32], ['/assets/apple-touch-icon.png', 180]] as const) {
+      const res = await get(url, 'br, gzip');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('image/png');
+      expect(res.headers['cache-control'], url).toBe('public, max-age=86400');
+      // The PNG's own width and height (IHDR).
+      expect([res.rawPayload.readUInt32BE(16), res.rawPayload.readUInt32BE(20)], url).toEqual([size, size]);
+    }
+  });
+
   it('missing files and paths that leave the folder are 404, whatever the encoding', async () => {
     for (const url of ['/widgets/demo/assets/none.js', '/widgets/demo/..%2f..%2fwidget.json', '/widgets/demo/assets/../../../etc/passwd', '/assets/none.js', '/widgets/Demo/remoteEntry.js']) {
       const res = await get(url, 'br, gzip');

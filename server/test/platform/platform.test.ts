@@ -244,7 +244,7 @@ describe('unknown addresses and bad requests', () => {
     expect(res.body).toContain('Страница не найдена');
     expect(res.body).not.toContain('<script>');
     // Dressed like the other pages: the site's icon and the brand leading home.
-    expect(res.body).toContain('<link rel="icon" href="/assets/favicon.svg"');
+    expect(res.body).toContain('<link rel="icon" href="/assets/favicon-32.png" type="image/png" sizes="32x32"><link rel="apple-touch-icon" href="/assets/apple-touch-icon.png">');
     expect(res.body).toMatch(/<a class="brand" href="\/">/);
   });
 

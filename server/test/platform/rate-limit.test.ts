@@ -47,7 +47,7 @@ describe('global rate limit (RATE_LIMIT_PER_MINUTE)', () => {
     const queries = () => connect.mock.calls.length + query.mock.calls.length;
     const before = queries();
     for (let i = 0; i < LIMIT * 4; i++) {
-      for (const url of ['/assets/favicon.svg', '/assets/loader.js', '/widgets/auth/remoteEntry.js', '/widgets/auth/widget.json']) {
+      for (const url of ['/assets/favicon-32.png', '/assets/loader.js', '/widgets/auth/remoteEntry.js', '/widgets/auth/widget.json']) {
         const res = await call(t.app, { url, remoteAddress: ip, cookies: { session: user.cookie }, token: user.token });
         expect(res.statusCode).not.toBe(429);
       }
