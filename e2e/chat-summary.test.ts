@@ -100,7 +100,10 @@ describe('a new chat with a short summary of an expensive one', () => {
     await page.getByRole('textbox', { name: 'Сообщение' }).press('Enter');
     const panel = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Недостаточно слов' }) });
     await panel.waitFor({ timeout: 15_000 });
-    const said = ((await panel.textContent()) ?? '').replace(/\s/g, ' ');
+    // The refusal re-reads the balance (it changed behind the page's back): the panel names it once that read lands.
+    const panelText = async () => ((await panel.textContent()) ?? '').replace(/\s/g, ' ');
+    await expect.poll(panelText, { timeout: 15_000 }).toMatch(/на балансе 100 слов\./);
+    const said = await panelText();
     expect(said).toMatch(/Отправка может стоить до [\d ]+ слов, из них история чата — до [\d ]+ (слов|слова), на балансе 100 слов\./);
     expect(said.replace(/ /g, '')).toContain(`можетстоитьдо${most}слов`);
     await shots(page, 'chat-too-few-with-history');
