@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
 import { DEV_PREAMBLE_PATH, devPreambleModule, devPreamblePath } from './dev.ts';
 import { html } from './html.ts';
-import { mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
+import { SITE_ICONS, mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
 import { defaultBody, PAGES, SETUP_STEP_PAGES, safeNext, type PageDefinition } from './pages.ts';
 
 export type { PageContext, PageViewer, PageRead, PageData } from './layout.ts';
@@ -182,9 +182,5 @@ export const hostPages = fp<HostPagesOptions>(
   { name: 'host-pages' },
 );
 
-/**
- * The site's icons (host-pages/public): PNG, not SVG — Chromium draws an SVG icon in a document of
- * its own on the page's main thread (≈50 ms at the phone profile's 4× CPU, measured on /login,
- * just as the page's modules evaluate before its widgets mount); a PNG is decoded off it.
- */
-const ICONS = new Set(['favicon-32.png', 'apple-touch-icon.png']);
+/** The site's icons (`SITE_ICONS`), kept a day. */
+const ICONS = new Set<string>(Object.values(SITE_ICONS));

@@ -142,6 +142,15 @@ function header(ctx: PageContext, current: string | undefined): RawHtml {
 </header>`;
 }
 
+/**
+ * The site's icons (host-pages/public, served from /assets/): PNG, not SVG — Chromium draws an SVG
+ * icon in a document of its own on the page's main thread (≈50 ms at the phone profile's 4× CPU,
+ * measured on /login, just as the page's modules evaluate before its widgets mount); a PNG is
+ * decoded off it.
+ */
+export const SITE_ICONS = { favicon: 'favicon-32.png', touch: 'apple-touch-icon.png' } as const;
+const ICON_LINKS = raw(`<link rel="icon" href="/assets/${SITE_ICONS.favicon}" type="image/png" sizes="32x32"><link rel="apple-touch-icon" href="/assets/${SITE_ICONS.touch}">`);
+
 const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true"><rect width="28" height="28" rx="8" fill="currentColor"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 /**
@@ -167,7 +176,7 @@ export function renderDocument(input: LayoutInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="${input.description ?? DEFAULT_DESCRIPTION}">
 ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
-<link rel="icon" href="/assets/favicon-32.png" type="image/png" sizes="32x32"><link rel="apple-touch-icon" href="/assets/apple-touch-icon.png">
+${ICON_LINKS}
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.data?.length ? html`<script type="application/json" id="page-data">${raw(jsonForScript(input.data))}</script>\n` : ''}${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
@@ -201,7 +210,7 @@ export function renderErrorDocument(status: number, ctx?: PageContext): string {
   const layout = signedIn ? 'app' : 'auth';
   return html`<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
-<link rel="icon" href="/assets/favicon-32.png" type="image/png" sizes="32x32"><link rel="apple-touch-icon" href="/assets/apple-touch-icon.png"><link rel="stylesheet" href="/assets/loader.css"></head>
+${ICON_LINKS}<link rel="stylesheet" href="/assets/loader.css"></head>
 <body class="layout-${layout}">${ctx && signedIn ? header(ctx, undefined) : guestHeader()}<main class="page page--${layout}"><div class="card error-page"><h1>${title}</h1><p>${text}</p><a class="btn btn-primary" href="${signedIn ? '/dashboard' : '/'}">На главную</a></div></main>${ctx && signedIn ? html`<footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer>` : ''}</body></html>`.value;
 }
 
@@ -213,6 +222,6 @@ export function renderBlockedDocument(ctx: PageContext & { blocked: { email: str
   const title = 'Аккаунт заблокирован';
   return html`<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Нейростудия</title>
-<link rel="icon" href="/assets/favicon-32.png" type="image/png" sizes="32x32"><link rel="apple-touch-icon" href="/assets/apple-touch-icon.png"><link rel="stylesheet" href="/assets/loader.css"></head>
+${ICON_LINKS}<link rel="stylesheet" href="/assets/loader.css"></head>
 <body class="layout-auth">${guestHeader()}<main class="page"><div class="card error-page" role="alert"><h1>${title}</h1><p>Аккаунт <strong class="error-page__account">${ctx.blocked.email}</strong> заблокирован администратором, пользоваться им сейчас нельзя. Если это ошибка, напишите в поддержку — мы разберёмся.</p><div class="error-page__actions"><a class="btn btn-primary" href="${ctx.supportUrl}">Написать в поддержку</a><a class="btn btn-secondary" href="/logout">Выйти</a></div></div></main><footer class="site-footer"><span>© Нейростудия</span><a href="${ctx.supportUrl}">Поддержка</a></footer></body></html>`.value;
 }

@@ -47,16 +47,16 @@ export function statement<Row>(text: string): (db: Executor, values: unknown[]) 
  * order checked against `values(...args)` then, and afterwards run with `values(...args)` alone.
  */
 export function preparedByShape<A extends unknown[], Row>(build: (db: Kysely<DB>, ...args: A) => Compilable<Row>, values: (...args: A) => unknown[], shape: (...args: A) => string): (db: Executor, ...args: A) => Promise<Row[]> {
-  const statements = new Map<string, string>();
+  const statements = new Map<string, (db: Executor, values: unknown[]) => Promise<Row[]>>();
   return async (db, ...args) => {
     const key = shape(...args);
-    let text = statements.get(key);
-    if (text === undefined) {
+    let run = statements.get(key);
+    if (run === undefined) {
       const compiled = build(compileOnly, ...args).compile();
       if (!isDeepStrictEqual([...compiled.parameters], values(...args))) throw new Error(`prepared statement: values() does not match the builder's parameters for ${compiled.sql}`);
-      text = compiled.sql;
-      statements.set(key, text);
+      run = statement<Row>(compiled.sql);
+      statements.set(key, run);
     }
-    return statement<Row>(text)(db, values(...args));
+    return run(db, values(...args));
   };
 }

@@ -165,13 +165,13 @@ export interface ChatCloseParams {
   error: string | null;
 }
 
+const chatCloseStatement = statement<{ result: { closed: boolean; charged: number | null; words: number; media: number } }>('select chat_close($1::jsonb) as result');
+
 /**
  * Closes an answer still being written and settles its hold (releases it for a failure), in one
  * statement; answers whether this call closed it, the words it recorded (what the settle really
  * kept) and the user's balances after.
  */
-const chatCloseStatement = statement<{ result: { closed: boolean; charged: number | null; words: number; media: number } }>('select chat_close($1::jsonb) as result');
-
 export async function chatClose(db: Executor, params: ChatCloseParams): Promise<{ closed: boolean; words: number | null; balances: RawBalances }> {
   const rows = await chatCloseStatement(db, [JSON.stringify(params)]);
   const result = rows[0]?.result;
