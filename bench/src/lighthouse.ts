@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CHROMIUM_PATH } from '../../e2e/support/browser.ts';
+import { CHROMIUM_PATH, OMNIBOX_POPUP_FEATURES } from '../../e2e/support/browser.ts';
 import { PHONE_PAGES } from './phone.ts';
 import { startProcess, stop } from './speed.ts';
 
@@ -18,6 +18,24 @@ import { startProcess, stop } from './speed.ts';
 const run = promisify(execFile);
 const LIGHTHOUSE = process.env.LIGHTHOUSE_BIN ? [process.env.LIGHTHOUSE_BIN] : ['npx', '--yes', 'lighthouse@12.2.3'];
 const REPORT_DIR = path.resolve(import.meta.dirname, '..', 'report');
+/**
+ * The features Lighthouse 12.2.3's chrome-launcher (1.2.1) turns off, and the address bar's WebUI
+ * popup (e2e/support/browser.ts): Chromium reads the last `--disable-features` only, and ours comes
+ * after chrome-launcher's.
+ */
+const DISABLED_FEATURES = [
+  'Translate',
+  'OptimizationHints',
+  'MediaRouter',
+  'DialMediaRouteProvider',
+  'CalculateNativeWinOcclusion',
+  'InterestFeedContentSuggestions',
+  'CertificateTransparencyComponentUpdater',
+  'AutofillServerCommunication',
+  'PrivacySandboxSettings4',
+  'RenderDocument',
+  ...OMNIBOX_POPUP_FEATURES,
+];
 
 interface LighthouseResult {
   categories: Record<string, { score: number | null }>;
@@ -49,7 +67,7 @@ async function audit(url: string, cookie: string | undefined): Promise<Lighthous
       `--output-path=${out}`,
       '--quiet',
       '--only-categories=performance,accessibility,best-practices,seo',
-      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking',
+      `--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-features=${DISABLED_FEATURES.join(',')}`,
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: `session=${cookie}` })}`] : []),
     ],
     { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, maxBuffer: 1 << 26 },
