@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { ManifestStore } from './manifest.ts';
 import { DEV_PREAMBLE_PATH, devPreambleModule, devPreamblePath } from './dev.ts';
 import { html } from './html.ts';
-import { SITE_ICONS, mountPoint, preloadHeader, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
+import { SITE_ICONS, mountPoint, renderBlockedDocument, renderDocument, renderErrorDocument, widget, type PageContext, type PageData, type PageRead } from './layout.ts';
 import { defaultBody, PAGES, SETUP_STEP_PAGES, safeNext, type PageDefinition } from './pages.ts';
 
 export type { PageContext, PageViewer, PageRead, PageData } from './layout.ts';
@@ -150,18 +150,15 @@ export const hostPages = fp<HostPagesOptions>(
       const body = (result.body ?? defaultBody)(slots.slice(0, result.widgets.length));
       const overlay = slots.slice(result.widgets.length);
       const styleNonce = allowInjectedStyles(reply);
-      const manifest = await store.manifestFor(widgets.map((w) => w.name));
-      const loaderVersion = await store.loaderVersion();
-      const loaderFiles = await store.loaderFiles();
       const document = renderDocument({
         title: result.title,
         layout: page.layout,
         ctx,
         body: html`${body}${overlay}`,
         widgets,
-        manifest,
-        loaderVersion,
-        loaderFiles,
+        manifest: await store.manifestFor(widgets.map((w) => w.name)),
+        loaderVersion: await store.loaderVersion(),
+        loaderFiles: await store.loaderFiles(),
         current: page.nav ?? page.path,
         banner: result.banner,
         fill: result.fill,
@@ -174,7 +171,7 @@ export const hostPages = fp<HostPagesOptions>(
       // A guest's page holds nothing of an account: revalidated, not refused a store, so the
       // browser's back/forward cache may keep it. A signed-in page stays `no-store`: after
       // signing out, «Back» must not show the account's page again.
-      return reply.type(HTML).header('cache-control', ctx.viewer ? 'no-store' : 'private, no-cache').header('link', preloadHeader(loaderVersion, loaderFiles, manifest)).send(document);
+      return reply.type(HTML).header('cache-control', ctx.viewer ? 'no-store' : 'private, no-cache').send(document);
     };
     app.decorate('sendPage', sendPage);
 

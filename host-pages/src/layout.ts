@@ -154,32 +154,16 @@ const ICON_LINKS = raw(`<link rel="icon" href="/assets/${SITE_ICONS.favicon}" ty
 const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true"><rect width="28" height="28" rx="8" fill="currentColor"/><path d="M8 19V9l6 6 6-6v10" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 /**
- * The loader's chunks and the files of the page's widgets, which a page links as `modulepreload`:
- * the server knows which widgets the page mounts, so the boot chunk with React, the widgets'
- * entries and exposed modules, and the chunks of the host modules they import (forms, dialog…)
- * load beside the loader instead of after it.
+ * The loader's chunks and the files of the page's widgets as `modulepreload` links: the server
+ * knows which widgets the page mounts, so the boot chunk with React, the widgets' entries and
+ * exposed modules, and the chunks of the host modules they import (forms, dialog…) load beside
+ * the loader instead of after it.
  */
-function preloadUrls(loader: LoaderFiles, manifest: WidgetManifest): string[] {
+function preloads(loader: LoaderFiles, manifest: WidgetManifest, nonce: string | undefined): RawHtml {
   const widgets = Object.values(manifest);
   const hostChunks = widgets.flatMap((m) => (m.hostModules ?? []).flatMap((name) => (Object.hasOwn(loader.lazy, name) ? (loader.lazy[name] ?? []) : [])));
-  return [...new Set([...loader.preload, ...hostChunks, ...widgets.flatMap((m) => [m.entry, ...m.preload])])];
-}
-
-function preloads(loader: LoaderFiles, manifest: WidgetManifest, nonce: string | undefined): RawHtml {
-  return html`${preloadUrls(loader, manifest).map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
-}
-
-const stylesheetUrl = (loaderVersion: string) => `/assets/loader.css?v=${loaderVersion}`;
-
-/**
- * The page's stylesheet, loader and preloads again as a `Link` header: Chromium starts those
- * fetches as the response commits, before the document's parser reaches the `<head>` — on a slow
- * phone the renderer spends its first ≈ 100 ms building the window (4× CPU, measured) while the
- * network sits idle. The tags stay in the `<head>` for browsers that ignore the header; a URL
- * fetched for both is fetched once.
- */
-export function preloadHeader(loaderVersion: string, loader: LoaderFiles, manifest: WidgetManifest): string {
-  return [`<${stylesheetUrl(loaderVersion)}>; rel=preload; as=style`, '</assets/loader.js>; rel=modulepreload', ...preloadUrls(loader, manifest).map((url) => `<${url}>; rel=modulepreload`)].join(', ');
+  const urls = [...new Set([...loader.preload, ...hostChunks, ...widgets.flatMap((m) => [m.entry, ...m.preload])])];
+  return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
 }
 
 /** The whole HTML document of a page. */
@@ -193,7 +177,7 @@ export function renderDocument(input: LayoutInput): string {
 <meta name="description" content="${input.description ?? DEFAULT_DESCRIPTION}">
 ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
 ${ICON_LINKS}
-<link rel="stylesheet" href="${stylesheetUrl(input.loaderVersion)}">
+<link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
 <script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.data?.length ? html`<script type="application/json" id="page-data">${raw(jsonForScript(input.data))}</script>\n` : ''}${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
 ${preloads(input.loaderFiles, input.manifest, input.styleNonce)}</head>

@@ -156,14 +156,6 @@ describe('page documents', () => {
       ['/widgets/auth/assets/mount-auth.js', nonce],
       ['/widgets/auth/assets/shared-map.js', nonce],
     ]);
-    // The same files in a Link header, which Chromium fetches as the response commits, before the parser reaches the head.
-    const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(res.body)?.[1] ?? '';
-    expect(stylesheet).toMatch(/^\/assets\/loader\.css\?v=\w+$/);
-    expect(String(res.headers.link).split(', ')).toEqual([
-      `<${stylesheet}>; rel=preload; as=style`,
-      '</assets/loader.js>; rel=modulepreload',
-      ...preloads.map(([url]) => `<${url ?? ''}>; rel=modulepreload`),
-    ]);
   });
 
   it('link the files of every widget they mount, the overlay’s too, and no other widget’s', async () => {
