@@ -7,7 +7,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /**
  * The features playwright-core 1.65.1 (pinned) turns off in every Chromium it launches. Chromium
  * reads `--disable-features` once — the last one given wins, measured here — and a launch's own
- * arguments come after playwright's, so a list of our own must carry playwright's too.
+ * arguments come after playwright's, so a list of our own must carry playwright's too
+ * (e2e/browser-flags.test.ts fails when an upgrade adds one this list lacks).
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
@@ -24,6 +25,8 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
   'NetworkTimeServiceQuerying',
   'AimEnabled',
   'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
 
 /**
