@@ -37,26 +37,9 @@ const run = (job) =>
     });
   });
 
-/**
- * A widget build that fails is run again, three times at most: under load, @module-federation/vite
- * sometimes narrows a host module's named exports (`import: false`) before it has seen every
- * import of them, and the build fails with MISSING_EXPORT; the same build passes when run again.
- */
-const RETRIES = 3;
-const runWithRetries = async (job) => {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await run(job);
-    } catch (err) {
-      if (attempt >= RETRIES || job.name === 'server') throw err;
-      console.log(`build of ${job.name} failed (${err.message.split('\n').find((l) => /MISSING_EXPORT|error/i.test(l))?.trim() ?? 'no message'}); building it again`);
-    }
-  }
-};
-
 const queue = [...jobs];
 const workers = Array.from({ length: 2 }, async () => {
-  while (queue.length) await runWithRetries(queue.shift());
+  while (queue.length) await run(queue.shift());
 });
 try {
   await Promise.all(workers);

@@ -7,20 +7,13 @@ const VITE = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'vite
 /** The build as `npm run build` runs it: without vitest's environment variables. */
 const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
 
-/**
- * `vite build` of the widget in `dir`; a failed build answers its output. Like
- * scripts/build-frontend.mjs, a build that fails with @module-federation/vite's MISSING_EXPORT
- * (it sometimes narrows a host module's exports too early under load) is run again.
- */
+/** `vite build` of the widget in `dir`, as scripts/build-frontend.mjs runs it; a failed build answers its output. */
 export async function buildWidget(dir: string): Promise<{ ok: true } | { ok: false; output: string }> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await promisify(execFile)(process.execPath, [VITE, 'build', '--configLoader', 'runner'], { cwd: dir, env: buildEnv });
-      return { ok: true };
-    } catch (err) {
-      const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-      const output = `${stdout}\n${stderr}`;
-      if (attempt >= 3 || !output.includes('MISSING_EXPORT')) return { ok: false, output };
-    }
+  try {
+    await promisify(execFile)(process.execPath, [VITE, 'build', '--configLoader', 'runner'], { cwd: dir, env: buildEnv });
+    return { ok: true };
+  } catch (err) {
+    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${stdout}\n${stderr}` };
   }
 }

@@ -6,6 +6,7 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig, type UserConfigFnObject } from 'vite';
 import { forbiddenImports } from './forbidden-imports.ts';
+import { sharedUsageBarrier } from './shared-usage-barrier.ts';
 import { originalOf, precompress } from './precompress.ts';
 import { DECLARED_WHEN_IMPORTED, EXPOSED_MOUNT, HOST_MODULES, packageOf, REACT_PACKAGES, remoteName, requiredVersion, type HostModuleName } from './host-modules.ts';
 
@@ -258,6 +259,7 @@ export function widgetConfig(opts: { name: string; root: string; devPort?: numbe
         forbiddenImports(opts.root),
         hostModulesFromPackages(opts.root, mountFile),
         react(),
+        sharedUsageBarrier(mountFile),
         federation({
           name: remoteName(opts.name),
           filename: ENTRY_FILE,
