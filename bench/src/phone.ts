@@ -197,15 +197,20 @@ export function phoneMarkdown(r: PhoneReport): string[] {
 
 const REPORT_DIR = path.resolve(import.meta.dirname, '..', 'report');
 
+/** Writes bench/report/phone.md and phone.json (the whole bench's run too, so they never outlive its figures); answers the table. */
+export function writePhoneReport(report: PhoneReport): string {
+  const md = phoneMarkdown(report).join('\n');
+  fs.mkdirSync(REPORT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(REPORT_DIR, 'phone.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(path.join(REPORT_DIR, 'phone.md'), `# Pages on a phone\n\n${md.replace(/^## .*\n\n/, '')}`);
+  return md;
+}
+
 // Alone (`node --import tsx bench/src/phone.ts`): prints the table and writes bench/report/phone.md and phone.json.
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   measurePhone().then(
     (report) => {
-      const md = phoneMarkdown(report).join('\n');
-      fs.mkdirSync(REPORT_DIR, { recursive: true });
-      fs.writeFileSync(path.join(REPORT_DIR, 'phone.json'), `${JSON.stringify(report, null, 2)}\n`);
-      fs.writeFileSync(path.join(REPORT_DIR, 'phone.md'), `# Pages on a phone\n\n${md.replace(/^## .*\n\n/, '')}`);
-      console.log(md);
+      console.log(writePhoneReport(report));
       const problems = phoneProblems(report);
       for (const problem of problems) console.log(problem);
       process.exit(problems.length ? 1 : 0);

@@ -10,7 +10,7 @@ import { CHAT_FIRST_TOKEN_TARGET_MS, CHAT_OVERHEAD_FLOOR_MS, measureChat } from 
 import { QUEUE_START_TARGET_MS, measureQueue } from './queue.ts';
 import { measureStreams } from './streams.ts';
 import { measureMountTime } from './mount-time.ts';
-import { measurePhone, phoneProblems } from './phone.ts';
+import { measurePhone, phoneProblems, writePhoneReport } from './phone.ts';
 import { waitForQuiet } from './quiet.ts';
 import { machineAdminUrl } from '../../server/test/support/postgres.ts';
 import { isBuilt, isGlueFile, loaderSize, servedFile, sizeOf, sum, widgetNames, widgetSize, type FileSize } from './sizes.ts';
@@ -185,6 +185,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(REPORT_DIR, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   const md = markdown(report);
   fs.writeFileSync(path.join(REPORT_DIR, 'README.md'), md);
+  writePhoneReport(phone);
   console.log(md);
   for (const p of pages) if (p.errors.length) console.log(`page errors on ${p.path}:\n  ${p.errors.join('\n  ')}`);
   return report.ok ? 0 : 1;
