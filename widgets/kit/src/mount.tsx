@@ -1,4 +1,4 @@
-import { StrictMode, type ComponentType } from 'react';
+import { StrictMode, startTransition, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { errorMessage } from './errors.ts';
@@ -17,13 +17,18 @@ export function createMount<S extends $ZodType>(schema: S, Component: ComponentT
     const root = createRoot(el);
     const parsed = safeParse(schema, props);
     if (parsed.success) {
-      root.render(
-        <StrictMode>
-          <QueryProvider>
-            <Component {...(parsed.data as output<S> & object)} />
-          </QueryProvider>
-        </StrictMode>,
-      );
+      // As a transition, React renders the widget in slices of a few milliseconds and lets the
+      // browser run between them; otherwise each widget's first render is one long task, and a
+      // page mounting several of them on a slow phone blocks its main thread that long.
+      startTransition(() => {
+        root.render(
+          <StrictMode>
+            <QueryProvider>
+              <Component {...(parsed.data as output<S> & object)} />
+            </QueryProvider>
+          </StrictMode>,
+        );
+      });
     } else {
       const fields = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'props', [i.message]]));
       root.render(
