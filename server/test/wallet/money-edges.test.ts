@@ -427,9 +427,10 @@ describe('caps that concurrent requests cannot pass together', () => {
     });
     await isLocked;
     const send = chatSend(t.db, { user_id: user.id, title: 'Новый', model_id: model.id, model_name: model.name, param: null, message: 'Привет', rate: 1, base_tokens: 300, history_limit: 20, file_ids: [], max_answers: 3 });
-    // The send waits for the lock with its rows already written (its transaction has an id).
+    // The send waits for the lock with its rows already written (its transaction has an id). Only
+    // its own wait counts: the app's background work may wait on other advisory locks meanwhile.
     for (;;) {
-      const { rows } = await sql<{ xid: string | null }>`select backend_xid::text as xid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(t.db);
+      const { rows } = await sql<{ xid: string | null }>`select backend_xid::text as xid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like 'select chat_send(%'`.execute(t.db);
       if (rows.length) {
         expect(rows[0]?.xid).not.toBeNull();
         break;
