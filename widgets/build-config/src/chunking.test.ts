@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY_FILE } from './index.ts';
+import { BUILD_ENV, VITE } from './test-build.ts';
 
 /*
  * The chunking the pages' budgets expect of every widget (`bench/src/budgets.ts`): a page fetches
@@ -15,9 +16,6 @@ import { ENTRY_FILE } from './index.ts';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', 'history-button');
-const VITE = path.resolve(import.meta.dirname, '..', '..', '..', 'node_modules', 'vite', 'bin', 'vite.js');
-/** The environment `npm run build` has: none of the test runner's variables (under `VITEST` the plugin shares nothing). */
-const BUILD_ENV = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))), NODE_ENV: 'production' };
 let outDir = '';
 let manifest: { entry: string; preload: string[] };
 let glue: string[];

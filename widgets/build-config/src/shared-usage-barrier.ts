@@ -26,39 +26,44 @@ const STALL_MS = 120_000;
  * read it complete: a module's imports are known when it is parsed, so once every module reached
  * (the widget's entry first) is parsed, nothing can add usage — no clock involved.
  */
+/** The barrier plugin's name (the test's fixture builds without it to show the failure it prevents). */
+export const SHARED_USAGE_BARRIER = 'widget-shared-usage-barrier';
+
 export function sharedUsageBarrier(entry: string): Plugin {
-  let reached = new Set<string>();
+  // Every module reached (loaded, or imported by a parsed one) that is not parsed yet.
+  let unparsed = new Set<string>();
   let parsed = new Set<string>();
   let waiting: { release: () => void; fail: (err: Error) => void }[] = [];
   let stall: NodeJS.Timeout | undefined;
 
-  const pending = () => [...reached].filter((id) => !parsed.has(id));
+  const reach = (id: string) => {
+    if (!WRITTEN_FROM_USAGE.test(id) && !parsed.has(id)) unparsed.add(id);
+  };
   const settle = () => {
     if (waiting.length === 0) return;
     clearTimeout(stall);
-    const left = pending();
-    if (left.length === 0) {
+    if (unparsed.size === 0) {
       for (const w of waiting.splice(0)) w.release();
       return;
     }
     stall = setTimeout(() => {
-      const err = new Error(`shared usage barrier: no module parsed for ${String(STALL_MS / 1000)} s; still pending: ${left.slice(0, 10).join(', ')}`);
+      const err = new Error(`shared usage barrier: no module parsed for ${String(STALL_MS / 1000)} s; still pending: ${[...unparsed].slice(0, 10).join(', ')}`);
       for (const w of waiting.splice(0)) w.fail(err);
     }, STALL_MS);
   };
 
   return {
-    name: 'widget-shared-usage-barrier',
+    name: SHARED_USAGE_BARRIER,
     apply: 'build',
     enforce: 'pre',
     buildStart() {
-      reached = new Set([entry]);
+      unparsed = new Set([entry]);
       parsed = new Set();
       waiting = [];
     },
     async load(id) {
       if (!WRITTEN_FROM_USAGE.test(id)) {
-        reached.add(id);
+        reach(id);
         return null;
       }
       await new Promise<void>((release, fail) => {
@@ -68,10 +73,9 @@ export function sharedUsageBarrier(entry: string): Plugin {
       return null;
     },
     moduleParsed(info) {
-      for (const imported of [...info.importedIds, ...info.dynamicallyImportedIds]) {
-        if (!WRITTEN_FROM_USAGE.test(imported)) reached.add(imported);
-      }
+      for (const imported of [...info.importedIds, ...info.dynamicallyImportedIds]) reach(imported);
       parsed.add(info.id);
+      unparsed.delete(info.id);
       settle();
     },
     buildEnd() {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILD_ENV, VITE } from './test-build.ts';
 
 /*
  * A widget's build writes each shared module's wrapper with the named exports the widget imports
@@ -14,15 +15,14 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', 'history-button');
-const VITE = path.resolve(import.meta.dirname, '..', '..', '..', 'node_modules', 'vite', 'bin', 'vite.js');
 const CONFIG = path.join(import.meta.dirname, 'fixtures', 'late-usage.config.ts');
 const outDirs: string[] = [];
 
-/** Builds the fixture in its own process (the environment `npm run build` has: no test runner's variables). */
+/** Builds the fixture in its own process, as `npm run build` builds a widget. */
 function build(withoutBarrier: boolean): Promise<{ status: number | null; output: string; outDir: string }> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'widget-shared-usage-'));
   outDirs.push(outDir);
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))), NODE_ENV: 'production', WITHOUT_BARRIER: withoutBarrier ? '1' : '' };
+  const env = { ...BUILD_ENV, WITHOUT_BARRIER: withoutBarrier ? '1' : '' };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITE, 'build', '--configLoader', 'runner', '--config', CONFIG, '--outDir', outDir], { cwd: ROOT, env });
     let output = '';
