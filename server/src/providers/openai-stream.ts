@@ -1,5 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Dispatcher } from 'undici';
 import { errorFromStatus } from './provider-http.ts';
+import type { ProviderRequest } from './provider-network.ts';
 import { ProviderError } from './types.ts';
 
 /** One `chat.completion.chunk` of a streamed answer, as far as the adapter reads it. */
@@ -15,7 +17,7 @@ export interface StreamCall {
   headers: Record<string, string>;
   body: unknown;
   signal: AbortSignal;
-  fetch: typeof globalThis.fetch;
+  request: ProviderRequest;
   /** Names the call in errors: `chat gpt-4o (stream)`. */
   what: string;
 }
@@ -27,44 +29,54 @@ export function providerMessage(error: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
+/** A reply's headers as a `Headers` (undici's `request` gives an object, a repeated header as an array). */
+function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
 /** The error for a non-2xx reply: its status, `Retry-After`, and the provider's message from a JSON body. */
-async function statusError(res: Response, what: string): Promise<ProviderError> {
-  const text = await res.text().catch(() => '');
+async function statusError(res: Dispatcher.ResponseData, what: string): Promise<ProviderError> {
+  const text = await res.body.text().catch(() => '');
   let said: string | undefined;
   try {
     said = providerMessage((JSON.parse(text) as { error?: unknown } | null)?.error);
   } catch {
     said = undefined;
   }
-  return errorFromStatus(res.status, res.headers, what, said ?? text, { providerMessage: said });
+  return errorFromStatus(res.statusCode, headersOf(res.headers), what, said ?? text, { providerMessage: said });
 }
 
 /**
- * A streamed Chat Completions call (`stream: true`) read with fetch and eventsource-parser: the
- * chunks as the server sends them, until `data: [DONE]` or the end of the body. The official SDK
- * serves every other call; on this path, once per chat message, its request building and stream
- * classes cost about half a millisecond a message (measured in the chat bench), and the protocol
- * is small: Server-Sent Events whose `data` is a chunk, an `{"error": …}` object, or `[DONE]`.
- * Errors are the SDK's, mapped as the adapter maps them: a status before the stream, an error
- * object inside it (`unavailable`), malformed JSON (`invalid_response`); fetch's own failures
- * (connection, abort) are thrown as they come for the caller to map.
+ * A streamed Chat Completions call (`stream: true`) read with undici's `request` and
+ * eventsource-parser: the chunks as the server sends them, until `data: [DONE]` or the end of the
+ * body. The official SDK serves every other call; on this path, once per chat message, its
+ * request building and stream classes cost about half a millisecond a message, and fetch's web
+ * streams and Request/Response objects about as much again (both measured in the chat bench);
+ * the protocol is small: Server-Sent Events whose `data` is a chunk, an `{"error": …}` object, or
+ * `[DONE]`. Errors are the SDK's, mapped as the adapter maps them: a status other than 2xx before
+ * the stream (a redirect is not followed), an error object inside it (`unavailable`), malformed
+ * JSON (`invalid_response`); the connection's own failures (refused, aborted) are thrown as they
+ * come for the caller to map.
  */
 export async function* streamChunks(call: StreamCall): AsyncGenerator<StreamedChunk> {
-  const res = await call.fetch(call.url, {
+  const res = await call.request(call.url, {
     method: 'POST',
     headers: { ...call.headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(call.body),
     signal: call.signal,
   });
-  if (!res.ok) throw await statusError(res, call.what);
-  if (!res.body) return;
+  if (res.statusCode < 200 || res.statusCode > 299) throw await statusError(res, call.what);
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => queue.push(message) });
   const decoder = new TextDecoder();
   let done = false;
   // Leaving this loop early (at `[DONE]`, on an error, or when the caller stops) cancels the body,
   // which closes the connection.
-  for await (const bytes of res.body as AsyncIterable<Uint8Array>) {
+  for await (const bytes of res.body as AsyncIterable<Buffer>) {
     parser.feed(decoder.decode(bytes, { stream: true }));
     while (queue.length > 0) {
       const message = queue.shift() as EventSourceMessage;

@@ -2,7 +2,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ImageEditParamsNonStreaming, ImageGenerateParamsNonStreaming, ImagesResponse } from 'openai/resources/images';
 import { Deadline, downloadFile, errorFromStatus, privateAddressError, sniffImageMime } from './provider-http.ts';
-import { defaultProviderFetch } from './provider-network.ts';
+import { defaultProviderNetwork, type ProviderNetwork } from './provider-network.ts';
 import { providerMessage, streamChunks } from './openai-stream.ts';
 import {
   ProviderError,
@@ -39,8 +39,8 @@ export interface OpenAiConnection {
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
   /** Extra headers on every request (OpenRouter's `HTTP-Referer` and `X-Title`, for example). */
   headers?: Record<string, string>;
-  /** Every request (the API's and image downloads) goes through it: the registry's guarded fetch (default: one that reaches no private host). */
-  fetch?: typeof globalThis.fetch;
+  /** Every request (the API's, streamed answers and image downloads) goes through it: the registry's guarded network (default: one that reaches no private host). */
+  network?: Pick<ProviderNetwork, 'fetch' | 'request'>;
 }
 
 /** Images given as URLs (older models, some compatible servers) are fetched, up to this size each. */
@@ -95,9 +95,12 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
   private readonly idleMs: number;
   private readonly imageTimeoutMs: number;
   private readonly fetch: typeof globalThis.fetch;
+  private readonly request: ProviderNetwork['request'];
 
   constructor(private readonly conn: OpenAiConnection) {
-    this.fetch = conn.fetch ?? defaultProviderFetch;
+    const network = conn.network ?? defaultProviderNetwork();
+    this.fetch = network.fetch;
+    this.request = network.request;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.idleMs = conn.streamIdleTimeoutMs ?? 30_000;
     this.imageTimeoutMs = conn.imageTimeoutMs ?? 180_000;
@@ -150,7 +153,7 @@ export class OpenAiProvider implements ChatProvider, ImageProvider {
       let usage: TokenUsage | null = null;
       try {
         // Until the first chunk the call's timeout runs; between chunks, the idle limit.
-        for await (const chunk of streamChunks({ url: this.chatUrl, headers: this.streamHeaders, body, signal: deadline.signal, fetch: this.fetch, what })) {
+        for await (const chunk of streamChunks({ url: this.chatUrl, headers: this.streamHeaders, body, signal: deadline.signal, request: this.request, what })) {
           // Chunks already read still come after an abort: they are not delivered.
           if (deadline.callerAborted) break;
           // Servers that count usage per chunk send running totals: the last one wins.

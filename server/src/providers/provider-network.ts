@@ -1,6 +1,6 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
 import { formatRule, ruleMatches, urlEndpoint, type HostRule } from '../lib/host-rules.ts';
 
 /*
@@ -136,10 +136,19 @@ function refusingPrivate(lookup: Lookup): Lookup {
   };
 }
 
+/** A request through undici's own API: its reply's body is a Node stream, without fetch's web streams and Request and Response objects. */
+export type ProviderRequest = (url: string, options: { method: 'POST' | 'GET'; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<Dispatcher.ResponseData>;
+
 /** What provider adapters send their requests through. */
 export interface ProviderNetwork {
   /** `fetch`, connecting only where {@link createProviderNetwork}'s rules allow. */
   readonly fetch: typeof globalThis.fetch;
+  /**
+   * The same connections through undici's `request`: what a streamed chat answer is read with,
+   * once per message, where fetch's own work is a measurable part of the app's time. It follows
+   * no redirect (a 3xx is the reply).
+   */
+  readonly request: ProviderRequest;
   /** Closes the kept-alive connections. */
   close(): Promise<void>;
 }
@@ -166,13 +175,17 @@ export function createProviderNetwork(opts: { privateHosts: readonly HostRule[];
   // Every caller here (the SDK, the adapters) passes a URL and an init, never a Request object; the
   // Response is undici's own class, the one Node's global fetch is built from.
   const fetch = (input: string | URL, init?: RequestInit) => undiciFetch(input, { ...init, dispatcher: agent });
-  return { fetch: fetch as unknown as typeof globalThis.fetch, close: () => agent.close() };
+  const request: ProviderRequest = (url, options) => undiciRequest(url, { ...options, dispatcher: agent });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, request, close: () => agent.close() };
 }
 
 let strict: ProviderNetwork | undefined;
 
+/** The network of adapters made without one: no private host is reachable through it. */
+export const defaultProviderNetwork = (): ProviderNetwork => (strict ??= createProviderNetwork({ privateHosts: [] }));
+
 /** The fetch of adapters made without one: no private host is reachable through it. */
-export const defaultProviderFetch: typeof globalThis.fetch = (input, init) => (strict ??= createProviderNetwork({ privateHosts: [] })).fetch(input, init);
+export const defaultProviderFetch: typeof globalThis.fetch = (input, init) => defaultProviderNetwork().fetch(input, init);
 
 /** Where keys may go and which private hosts may be reached: the configuration's part. */
 export interface DestinationPolicy {

@@ -119,9 +119,8 @@ export class ProviderRegistry {
     const refusal = destinationRefusal(this.config, conn.base_url, conn.api_key_env);
     if (refusal) throw new ProviderError('bad_request', `connection ${conn.name}: ${describeRefusal(refusal)}`, { misconfigured: true });
     const timeoutMs = conn.timeout_seconds * 1000;
-    const fetch = this.network.fetch;
-    if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000), fetch });
+    if (conn.protocol === 'openai') return new OpenAiProvider({ baseUrl: conn.base_url, apiKey: key, timeoutMs, imageTimeoutMs: Math.max(timeoutMs, 180_000), network: this.network });
     // Only the end of a prediction ends a run: no webhook for its start, logs or partial outputs.
-    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs, webhookEvents: ['completed'], fetch });
+    return new ReplicateProvider({ baseUrl: conn.base_url, apiToken: key, timeoutMs, webhookEvents: ['completed'], fetch: this.network.fetch });
   }
 }

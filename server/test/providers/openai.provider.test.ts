@@ -12,7 +12,7 @@ let network: ProviderNetwork;
 beforeAll(async () => {
   fake = await new FakeOpenAi().start();
   network = networkFor([fake.baseUrl]);
-  provider = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 1500, streamIdleTimeoutMs: 300 });
+  provider = new OpenAiProvider({ network, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 1500, streamIdleTimeoutMs: 300 });
 });
 afterAll(async () => {
   await fake.stop();
@@ -92,7 +92,7 @@ describe('chat', () => {
 
   test('a length finish reason and the max_tokens field for servers that want it', async () => {
     fake.answer = { pieces: ['Очень', ' длинный'], finishReason: 'length', promptTokens: 3, completionTokens: 2 };
-    const legacy = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, maxTokensParam: 'max_tokens' });
+    const legacy = new OpenAiProvider({ network, baseUrl: fake.baseUrl, apiKey: fake.apiKey, maxTokensParam: 'max_tokens' });
     const events = await collect(legacy.streamChat(request({ maxOutputTokens: 2 })));
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'length' });
     expect(fake.chatBodies[0]).toMatchObject({ max_tokens: 2 });
@@ -117,7 +117,7 @@ describe('chat', () => {
   });
 
   test('a wrong key is auth, a malformed request bad_request: neither retryable', async () => {
-    const wrong = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: 'sk-wrong' });
+    const wrong = new OpenAiProvider({ network, baseUrl: fake.baseUrl, apiKey: 'sk-wrong' });
     expect(await failure(() => wrong.completeChat(request()))).toMatchObject({ kind: 'auth', retryable: false, status: 401 });
     expect(await failure(() => provider.completeChat(request({ messages: [] })))).toMatchObject({ kind: 'bad_request', retryable: false, status: 400 });
   });
@@ -130,7 +130,7 @@ describe('chat', () => {
 
   test('a reply slower than the timeout is a retryable timeout, streaming or not', async () => {
     fake.behaviour = { kind: 'slow', delayMs: 10_000 };
-    const quick = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 200 });
+    const quick = new OpenAiProvider({ network, baseUrl: fake.baseUrl, apiKey: fake.apiKey, timeoutMs: 200 });
     expect(await failure(() => quick.completeChat(request()))).toMatchObject({ kind: 'timeout', retryable: true });
     expect(await failure(() => collect(quick.streamChat(request())))).toMatchObject({ kind: 'timeout', retryable: true });
   });
@@ -176,7 +176,7 @@ describe('chat', () => {
   });
 
   test("a streamed call goes to the connection's base URL with its key and headers, as JSON", async () => {
-    const withHeaders = new OpenAiProvider({ fetch: network.fetch, baseUrl: `${fake.baseUrl}/`, apiKey: fake.apiKey, headers: { 'X-Title': 'neurostudio' } });
+    const withHeaders = new OpenAiProvider({ network, baseUrl: `${fake.baseUrl}/`, apiKey: fake.apiKey, headers: { 'X-Title': 'neurostudio' } });
     await collect(withHeaders.streamChat(request()));
     const [sent] = fake.server.requests;
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
@@ -274,7 +274,7 @@ describe('images', () => {
     fake.behaviour = { kind: 'server_error' };
     expect(await failure(() => provider.edit({ model: 'gpt-image-1', prompt: 'x', images: [TINY_PNG], size: '1024x1024', n: 1 }))).toMatchObject({ kind: 'unavailable' });
     fake.behaviour = { kind: 'slow', delayMs: 10_000 };
-    const quick = new OpenAiProvider({ fetch: network.fetch, baseUrl: fake.baseUrl, apiKey: fake.apiKey, imageTimeoutMs: 200 });
+    const quick = new OpenAiProvider({ network, baseUrl: fake.baseUrl, apiKey: fake.apiKey, imageTimeoutMs: 200 });
     expect(await failure(() => quick.generate({ model: 'gpt-image-1', prompt: 'x', n: 1, size: '1024x1024' }))).toMatchObject({ kind: 'timeout' });
   });
 });

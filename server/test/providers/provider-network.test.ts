@@ -63,7 +63,13 @@ async function failure(run: () => Promise<unknown>): Promise<ProviderError> {
   throw new Error('expected a ProviderError');
 }
 
-const chat = (baseUrl: string, n: ProviderNetwork) => new OpenAiProvider({ baseUrl, apiKey: KEY, fetch: n.fetch, timeoutMs: 3000 }).completeChat({ model: 'm', messages: [{ role: 'user', text: 'Привет' }], maxOutputTokens: 8 });
+const chat = (baseUrl: string, n: ProviderNetwork) => new OpenAiProvider({ baseUrl, apiKey: KEY, network: n, timeoutMs: 3000 }).completeChat({ model: 'm', messages: [{ role: 'user', text: 'Привет' }], maxOutputTokens: 8 });
+/** A streamed answer (undici's `request`, not the SDK's fetch), read to its end. */
+const streamed = async (baseUrl: string, n: ProviderNetwork) => {
+  const events = [];
+  for await (const event of new OpenAiProvider({ baseUrl, apiKey: KEY, network: n, timeoutMs: 3000 }).streamChat({ model: 'm', messages: [{ role: 'user', text: 'Привет' }], maxOutputTokens: 8, signal: new AbortController().signal })) events.push(event);
+  return events;
+};
 
 describe('addresses', () => {
   test('private, loopback, link-local, unique-local and IPv4-mapped addresses are private; public ones are not', () => {
@@ -137,12 +143,15 @@ describe('connections', () => {
       `http://mixed.test:${port()}/v1`,
     ];
     for (const url of urls) {
-      const e = await failure(() => chat(url, closed));
-      expect(e, url).toMatchObject({ kind: 'bad_request', retryable: false });
-      expect(privateAddressIn(e), url).toBeDefined();
+      for (const call of [chat, streamed]) {
+        const e = await failure(() => call(url, closed));
+        expect(e, `${call.name} ${url}`).toMatchObject({ kind: 'bad_request', retryable: false });
+        expect(privateAddressIn(e), `${call.name} ${url}`).toBeDefined();
+      }
     }
     // Another port of the same host is not configured by this one.
     expect(privateAddressIn(await failure(() => chat(`${trap.url}/v1`, network(['http://127.0.0.1:1']))))).toBeDefined();
+    expect(privateAddressIn(await failure(() => streamed(`${trap.url}/v1`, network(['http://127.0.0.1:1']))))).toBeDefined();
     const replicate = new ReplicateProvider({ baseUrl: trap.url, apiToken: KEY, fetch: closed.fetch });
     expect(privateAddressIn(await failure(() => replicate.get('p1')))).toBeDefined();
     expect(privateAddressIn(await failure(() => replicate.download(`${trap.url}/files/out.png`, { maxBytes: 100 })))).toBeDefined();
@@ -157,6 +166,10 @@ describe('connections', () => {
     const e = await failure(() => chat(`${redirector.url}/v1`, network([redirector.url])));
     expect(privateAddressIn(e)).toBeDefined();
     expect(redirector.requests.length).toBeGreaterThan(0);
+    // A streamed answer follows no redirect at all: the 3xx is the provider's failure.
+    const before = redirector.requests.length;
+    expect(await failure(() => streamed(`${redirector.url}/v1`, network([redirector.url])))).toMatchObject({ status: 302 });
+    expect(redirector.requests.length).toBe(before + 1);
     expect(trap.requests).toEqual([]);
   });
 
