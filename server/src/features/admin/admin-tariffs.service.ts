@@ -50,18 +50,15 @@ export async function adminTariff(ctx: AppContext, id: number): Promise<AdminTar
 }
 
 /**
- * Creates a plan. An active plan is on sale as soon as this commits: the plan lists kept in memory
- * (`TariffCache`) are dropped by the table's notification in every process, and in this one at
- * once, so the editor's next read has it.
+ * Creates a plan. The plan list (`GET /api/new/tariff`) is read from the table on every request
+ * (no cache of plans), so an active plan is on sale as soon as this commits.
  */
 export async function createTariff(ctx: AppContext, actor: Viewer, input: TariffInput): Promise<AdminTariff> {
-  const created = await ctx.db.transaction().execute(async (tx) => {
+  return ctx.db.transaction().execute(async (tx) => {
     const row = await insertTariff(tx, toValues(input));
     await recordAudit(tx, { actorId: actor.id, action: 'tariff.create', entity: 'tariff', entityId: row.id, before: null, after: audited(row) });
     return toAdminTariff(row);
   });
-  ctx.tariffs.clear();
-  return created;
 }
 
 /**
@@ -69,13 +66,11 @@ export async function createTariff(ctx: AppContext, actor: Viewer, input: Tariff
  * the plan's tokens as they are at the time.
  */
 export async function updateTariff(ctx: AppContext, actor: Viewer, id: number, input: TariffInput): Promise<AdminTariff> {
-  const updated = await ctx.db.transaction().execute(async (tx) => {
+  return ctx.db.transaction().execute(async (tx) => {
     const before = await lockTariff(tx, id);
     if (!before) throw new AppError('TARIFF_NOT_FOUND');
     const after = await replaceTariff(tx, id, toValues(input));
     await recordChange(tx, { actorId: actor.id, action: 'tariff.update', entity: 'tariff', entityId: id, before: audited(before), after: audited(after) });
     return toAdminTariff(after);
   });
-  ctx.tariffs.clear();
-  return updated;
 }

@@ -4,10 +4,11 @@ import { mountRoute } from '../../lib/routes.ts';
 import { cancelSubscription, paymentStatus, startPackagePayment, startSubscriptionPayment, subscribeCheck, subscriptionStatus } from './billing.service.ts';
 import { autoChargeHistory, packageHistory, subscriptionHistory } from './orders.service.ts';
 import { recordConversion } from './invoices.queries.ts';
+import { listActiveTariffs, toTariffDto } from './tariffs.queries.ts';
 
 export default async function billingRoutesPlugin(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  mountRoute(app, billingRoutes.tariffs, async ({ query }) => [...(await ctx.tariffs.list(ctx.db, query.frontend === '0'))]);
+  mountRoute(app, billingRoutes.tariffs, async ({ query }) => (await listActiveTariffs(ctx.db, query.frontend === '0')).map(toTariffDto));
   mountRoute(app, billingRoutes.subscribeCheck, ({ viewer }) => subscribeCheck(ctx, viewer.id));
   mountRoute(app, billingRoutes.cancelSubscription, ({ viewer }) => cancelSubscription(ctx, viewer.id));
   mountRoute(app, billingRoutes.paymentKey, async () => ctx.config.cloudpayments.publicId);
