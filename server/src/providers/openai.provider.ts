@@ -63,7 +63,7 @@ function finishReason(reason: string | null | undefined): 'stop' | 'length' {
   return reason === 'length' ? 'length' : 'stop';
 }
 
-/** The provider-neutral error for whatever the SDK (or fetch under it) threw. */
+/** The provider-neutral error for whatever the SDK (or fetch under it), or undici's `request` under a streamed answer, threw. */
 function toProviderError(e: unknown, deadline: Deadline, what: string): ProviderError {
   // The deadline first: a download inside the call would otherwise report our own timeout as an abort.
   const fired = deadline.error(what);
@@ -80,7 +80,7 @@ function toProviderError(e: unknown, deadline: Deadline, what: string): Provider
     return errorFromStatus(status, headers ?? new Headers(), what, e.message, { cause: e, providerMessage: providerMessage(e.error) });
   }
   if (e instanceof SyntaxError) return new ProviderError('invalid_response', `${what}: malformed reply (${e.message})`, { cause: e });
-  // fetch's "terminated" and friends: the connection broke while the body was read.
+  // fetch's "terminated", undici's "other side closed" and friends: the connection broke while the body was read.
   return new ProviderError('unavailable', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }
 
