@@ -37,6 +37,34 @@ function noManifestSnapshots(): Plugin {
     },
   };
 }
+/**
+ * The federation runtime's remote preloading (`preloadRemote`: the assets of a remote's exposes,
+ * read from a manifest) left out: this page's remotes are plain entries and the server links
+ * every file a page's widgets need as modulepreload, so nothing calls it (≈1 KB gz of every
+ * page's boot chunk). Calling it fails with that said, instead of doing nothing.
+ */
+function noRemotePreload(): Plugin {
+  const SHIM = '\0loader-no-remote-preload';
+  return {
+    name: 'loader-no-remote-preload',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!/^\.\.?\/(utils\/)?preload\.js$/.test(source) || !importer || !/[\\/]@module-federation[\\/]runtime-core[\\/]dist[\\/]/.test(importer)) return null;
+      return path.resolve(path.dirname(importer), source).endsWith(path.join('runtime-core', 'dist', 'utils', 'preload.js')) ? SHIM : null;
+    },
+    load(id) {
+      if (id !== SHIM) return null;
+      return [
+        "const unsupported = () => { throw new Error('The loader’s pages link their widgets’ files as modulepreload: preloadRemote is not supported'); };",
+        'export const formatPreloadArgs = unsupported;',
+        'export const preloadAssets = unsupported;',
+        // Of the snapshot plugin, which this build leaves out (FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN).
+        'export const defaultPreloadArgs = unsupported;',
+        'export const normalizePreloadExposes = unsupported;',
+      ].join('\n');
+    },
+  };
+}
 const versionOf = (pkg: string) => installedVersion(root, pkg);
 
 /**
@@ -62,6 +90,7 @@ export default defineConfig({
   },
   plugins: [
     noManifestSnapshots(),
+    noRemotePreload(),
     (() => {
       // Each lazy host module's name, by its resolved file.
       const facades = new Map<string, string>();
@@ -121,8 +150,14 @@ export default defineConfig({
           // A group takes the modules it names, not what they import (those follow their importers).
           includeDependenciesRecursively: false,
           groups: [
-            // React in one chunk (the JSX runtime with it): one script runs React's code.
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            // What needs no React, in the boot's chunk: the boot itself, the federation runtime (with
+            // this build's stand-ins for parts of it), the contracts with zod, the kit's API, session
+            // and error helpers. It runs before React has arrived (`ui.ts`). `loader.js` keeps none of
+            // it: the chunks that import it reach it under a versioned name.
+            { name: 'boot', test: /^\0(loader-snapshot-handler|loader-no-remote-preload|federation-runtime-version)$|[\\/](widgets[\\/]build-config[\\/]src[\\/]host-modules\.ts$|host-pages[\\/]loader[\\/]boot\.ts$|node_modules[\\/](zod|@module-federation)[\\/]|shared-contracts[\\/]src[\\/](?!generation))/ },
+            // React in one chunk with what every page's widgets take from the page beside it (the
+            // JSX runtime, the kit, TanStack Query: `ui.ts`): one script runs React's code.
+            { name: 'react', test: /[\\/](node_modules[\\/](react|react-dom|scheduler|@tanstack)[\\/]|host-pages[\\/]loader[\\/]ui\.ts$|widgets[\\/]kit[\\/]src[\\/](index\.ts|api\.ts|session\.ts|errors\.ts|ui\.tsx|query\.tsx|mount\.tsx|LoadError\.tsx|Pagination\.tsx|icons\.tsx|format\.ts|money\.ts|routing\.ts|too-few-tokens\.tsx|lazy-dialog\.tsx|lazy-markdown\.tsx)$)/ },
             // What Radix's overlays (dialog, menu, select) share: layers, focus trap, portal, scroll lock.
             { name: 'radix-layer', test: /[\\/]node_modules[\\/](@radix-ui[\\/](react-dismissable-layer|react-focus-scope|react-portal|react-focus-guards|react-use-escape-keydown)|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-sidecar|use-callback-ref|aria-hidden|get-nonce|tslib)[\\/]/ },
             // What every Radix primitive uses (tabs too).

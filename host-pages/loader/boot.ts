@@ -1,15 +1,10 @@
-import * as React from 'react';
-import * as ReactDOM from 'react-dom';
-import * as ReactDOMClient from 'react-dom/client';
-import * as JsxRuntime from 'react/jsx-runtime';
-import * as JsxDevRuntime from 'react/jsx-dev-runtime';
 import type { WidgetManifestEntry } from '@app/contracts';
 import * as Contracts from '@app/contracts/browser';
-import * as Kit from '@app/kit';
 import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import type { UserOptions } from '@module-federation/runtime/types';
 import injectExternalRuntimeCore from '@module-federation/vite/injectExternalRuntimeCorePlugin';
 import { EXPOSED_MOUNT, packageOf, type EagerHostModule, type HostModuleName, type LazyHostModule } from '@app/widget-build/host-modules';
+import type * as Ui from './ui.ts';
 
 declare const __HOST_VERSIONS__: Record<ReturnType<typeof packageOf>, string>;
 
@@ -18,16 +13,21 @@ type WidgetModule = { mount?: (el: HTMLElement, props: unknown) => () => void };
 
 const LOAD_FAILED = 'Не удалось загрузить модуль страницы. Обновите страницу.';
 
-/** The modules every page gets with the loader. */
-const EAGER: Record<EagerHostModule, object> = {
-  react: React,
-  'react-dom': ReactDOM,
-  'react-dom/client': ReactDOMClient,
-  'react/jsx-runtime': JsxRuntime,
-  'react/jsx-dev-runtime': JsxDevRuntime,
-  '@app/contracts/browser': Contracts,
-  '@app/kit': Kit,
-};
+type UiModule = typeof Ui;
+type UiModuleName = keyof UiModule['UI_MODULES'];
+
+/** The modules every page gets with the loader that are not React's (those are in `ui.ts`): the type asks for each one. */
+const EAGER: Record<Exclude<EagerHostModule, UiModuleName>, object> = { '@app/contracts/browser': Contracts };
+
+/** Those of `ui.ts`: offered at once, answered when that chunk has arrived and run. */
+const UI_NAMES = Object.keys({
+  react: 1,
+  'react-dom': 1,
+  'react-dom/client': 1,
+  'react/jsx-runtime': 1,
+  'react/jsx-dev-runtime': 1,
+  '@app/kit': 1,
+} satisfies Record<UiModuleName, 1>) as UiModuleName[];
 
 /** Chunks of the loader's build, fetched by a page only when one of its widgets imports them. */
 const LAZY: Record<LazyHostModule, () => Promise<object>> = {
@@ -44,14 +44,23 @@ const LAZY: Record<LazyHostModule, () => Promise<object>> = {
  * loader was built with (a remote checks it against the range it was built for). A module on
  * offer that no remote declares would still cost every remote's init a look at it.
  */
-function hostShared(widgets: ManifestEntry[]): NonNullable<UserOptions['shared']> {
+function hostShared(widgets: ManifestEntry[], ui: Promise<UiModule>): NonNullable<UserOptions['shared']> {
   const declared = widgets.some((w) => !w.hostModules) ? null : new Set(widgets.flatMap((w) => w.hostModules ?? []));
-  const wanted = ([name]: [string, unknown]) => !declared || declared.has(name);
+  const wanted = (name: string) => !declared || declared.has(name);
   const offer = (name: HostModuleName) => ({ version: __HOST_VERSIONS__[packageOf(name)], scope: 'default', shareConfig: { singleton: true, requiredVersion: false as const } });
   return {
-    ...Object.fromEntries(Object.entries(EAGER).filter(wanted).map(([name, mod]) => [name, { ...offer(name as EagerHostModule), lib: () => mod }])),
+    ...Object.fromEntries(Object.entries(EAGER).filter(([name]) => wanted(name)).map(([name, mod]) => [name, { ...offer(name as EagerHostModule), lib: () => mod }])),
+    // Offered as loading, not only as something to get: with 'loaded-first' a remote's singleton is
+    // then the page's, even before React's chunk has run, and never a version a remote only
+    // declares (a widget built against a newer kit would otherwise pick its own, which it does not have).
     ...Object.fromEntries(
-      Object.entries(LAZY).filter(wanted).map(([name, load]) => [name, { ...offer(name as LazyHostModule), get: () => load().then((mod) => () => mod) }]),
+      UI_NAMES.filter(wanted).map((name) => {
+        const loading = ui.then((m) => () => m.UI_MODULES[name]);
+        return [name, { ...offer(name), loading, get: () => loading }];
+      }),
+    ),
+    ...Object.fromEntries(
+      Object.entries(LAZY).filter(([name]) => wanted(name)).map(([name, load]) => [name, { ...offer(name as LazyHostModule), get: () => load().then((mod) => () => mod) }]),
     ),
   };
 }
@@ -148,20 +157,18 @@ function holdSpace(el: HTMLElement): void {
  * Mounts every widget of the page: the federation runtime (one per page, which the widgets'
  * remotes use too) learns each widget's remote from the manifest, and each widget's exposed
  * `./mount` is loaded (its files are already on their way: the page links them as modulepreload).
+ * `ui` is React's chunk (`ui.ts`), imported beside this one: the remotes start before it has
+ * arrived, and their shares of React and the kit are answered when it has.
  */
-export async function boot(): Promise<void> {
+export async function boot(ui: Promise<UiModule>): Promise<void> {
   followMenu();
   // Dialogs add a <style> element (scroll lock); the page's CSP allows it with this nonce, which their style helper reads from here.
   const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
   if (nonce) (globalThis as Record<string, unknown>).__webpack_nonce__ = nonce;
-  // What the server read for the widgets as it rendered the page: they mount with their data.
-  Kit.seedPageReplies(Kit.pageQueryClient, document.getElementById('page-data')?.textContent);
-  // A page the back/forward cache restores shows what it showed when it was left (a balance before
-  // the words spent in the chat since): its widgets read their data again, drawing the old until
-  // the new arrives.
-  window.addEventListener('pageshow', (event) => {
-    if (event.persisted) void Kit.pageQueryClient.invalidateQueries();
-  });
+  // The query client holds what the server read before any widget mounts; when React's chunk
+  // cannot be loaded, each widget's slot says so (below), and a page without widgets has nothing to say.
+  const seeded = ui.then((m) => m.seedPageData());
+  seeded.catch(() => undefined);
   const manifest = readManifest();
   const elements = Array.from(document.querySelectorAll<HTMLElement>('[data-widget]'));
   const remotes = Object.values(manifest)
@@ -169,7 +176,7 @@ export async function boot(): Promise<void> {
   const federation = createInstance({
     name: 'ns_host',
     remotes,
-    shared: hostShared(Object.values(manifest)),
+    shared: hostShared(Object.values(manifest), ui),
     shareStrategy: 'loaded-first',
     plugins: [
       // Its declared hook type is narrower than the runtime's; the hook returns what it is given.
@@ -182,7 +189,7 @@ export async function boot(): Promise<void> {
       try {
         const remote = manifest[name]?.remote;
         if (!remote) throw new Error(`widget ${name} is not built`);
-        const mod = await federation.loadRemote<WidgetModule>(`${remote}/${EXPOSED_MOUNT.slice(2)}`);
+        const [mod] = await Promise.all([federation.loadRemote<WidgetModule>(`${remote}/${EXPOSED_MOUNT.slice(2)}`), seeded]);
         if (typeof mod?.mount !== 'function') throw new Error(`widget ${name} has no mount`);
         const props: unknown = JSON.parse(el.dataset.props ?? '{}');
         if (el.hasAttribute('data-hold')) holdSpace(el);

@@ -1,11 +1,12 @@
 /**
  * The page's script (`/assets/loader.js`, served no-cache: always revalidated, so its URL
  * carries no version — chunks that import this file's helpers must reach the same module).
- * What it runs is a chunk of its own (`boot.ts`), which the host chunks fetched later import
- * React and the kit from.
+ * What it runs are chunks of their own: `boot.ts` (the federation runtime and the widgets'
+ * remotes) and `ui.ts` (React and the kit, which the host chunks fetched later import).
  */
 import '@app/kit/styles.css';
 import './skeletons.css';
+import { boot } from './boot.ts';
 
 declare global {
   interface Window {
@@ -14,5 +15,6 @@ declare global {
   }
 }
 
-// Once per page, however this module is reached.
-window.__widgetsReady ??= import('./boot.ts').then((m) => m.boot());
+// Once per page, however this module is reached. React's part (`ui.ts`) is not imported by the
+// boot: the boot starts the widgets' remotes while React is still arriving.
+window.__widgetsReady ??= boot(import('./ui.ts'));
