@@ -56,6 +56,8 @@ function hostShared(widgets: ManifestEntry[], ui: Promise<UiModule>): NonNullabl
     ...Object.fromEntries(
       UI_NAMES.filter(wanted).map((name) => {
         const loading = ui.then((m) => () => m.UI_MODULES[name]);
+        // A chunk that cannot be loaded fails the widgets that wait for it, each in its slot; unasked, it is no error of its own.
+        loading.catch(() => undefined);
         return [name, { ...offer(name), loading, get: () => loading }];
       }),
     ),
