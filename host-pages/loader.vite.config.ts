@@ -151,12 +151,14 @@ export default defineConfig({
           includeDependenciesRecursively: false,
           groups: [
             // What needs no React, in the boot's chunk: the boot itself, the federation runtime (with
-            // this build's stand-ins for parts of it), the contracts with zod, the kit's API, session
-            // and error helpers. It runs before React has arrived (`ui.ts`). `loader.js` keeps none of
-            // it: the chunks that import it reach it under a versioned name.
+            // this build's stand-ins for parts of it), the contracts with zod. It runs before React has
+            // arrived (`ui.ts`). `loader.js` keeps none of it: the chunks that import it reach it under
+            // a versioned name.
             { name: 'boot', test: /^\0(loader-snapshot-handler|loader-no-remote-preload|federation-runtime-version)$|[\\/](widgets[\\/]build-config[\\/]src[\\/]host-modules\.ts$|host-pages[\\/]loader[\\/]boot\.ts$|node_modules[\\/](zod|@module-federation)[\\/]|shared-contracts[\\/]src[\\/](?!generation))/ },
             // React in one chunk with what every page's widgets take from the page beside it (the
-            // JSX runtime, the kit, TanStack Query: `ui.ts`): one script runs React's code.
+            // JSX runtime, the kit's eager modules, TanStack Query: `ui.ts`): one script runs React's
+            // code. A kit module missing here would be a chunk of its own, which loader-build.test.ts
+            // refuses; a lazy host module's file listed here would weigh on every page.
             { name: 'react', test: /[\\/](node_modules[\\/](react|react-dom|scheduler|@tanstack)[\\/]|host-pages[\\/]loader[\\/]ui\.ts$|widgets[\\/]kit[\\/]src[\\/](index\.ts|api\.ts|session\.ts|errors\.ts|ui\.tsx|query\.tsx|mount\.tsx|LoadError\.tsx|Pagination\.tsx|icons\.tsx|format\.ts|money\.ts|routing\.ts|too-few-tokens\.tsx|lazy-dialog\.tsx|lazy-markdown\.tsx)$)/ },
             // What Radix's overlays (dialog, menu, select) share: layers, focus trap, portal, scroll lock.
             { name: 'radix-layer', test: /[\\/]node_modules[\\/](@radix-ui[\\/](react-dismissable-layer|react-focus-scope|react-portal|react-focus-guards|react-use-escape-keydown)|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-sidecar|use-callback-ref|aria-hidden|get-nonce|tslib)[\\/]/ },

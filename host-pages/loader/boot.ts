@@ -3,7 +3,7 @@ import * as Contracts from '@app/contracts/browser';
 import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/runtime';
 import type { UserOptions } from '@module-federation/runtime/types';
 import injectExternalRuntimeCore from '@module-federation/vite/injectExternalRuntimeCorePlugin';
-import { EXPOSED_MOUNT, packageOf, type EagerHostModule, type HostModuleName, type LazyHostModule } from '@app/widget-build/host-modules';
+import { EXPOSED_MOUNT, HOST_MODULES, packageOf, type EagerHostModule, type HostModuleName, type LazyHostModule } from '@app/widget-build/host-modules';
 import type * as Ui from './ui.ts';
 
 declare const __HOST_VERSIONS__: Record<ReturnType<typeof packageOf>, string>;
@@ -19,15 +19,8 @@ type UiModuleName = keyof UiModule['UI_MODULES'];
 /** The modules every page gets with the loader that are not React's (those are in `ui.ts`): the type asks for each one. */
 const EAGER: Record<Exclude<EagerHostModule, UiModuleName>, object> = { '@app/contracts/browser': Contracts };
 
-/** Those of `ui.ts`: offered at once, answered when that chunk has arrived and run. */
-const UI_NAMES = Object.keys({
-  react: 1,
-  'react-dom': 1,
-  'react-dom/client': 1,
-  'react/jsx-runtime': 1,
-  'react/jsx-dev-runtime': 1,
-  '@app/kit': 1,
-} satisfies Record<UiModuleName, 1>) as UiModuleName[];
+/** The other modules every page gets, those of `ui.ts`: offered at once, answered when that chunk has arrived and run. */
+const UI_NAMES = HOST_MODULES.eager.filter((name): name is UiModuleName => !Object.hasOwn(EAGER, name));
 
 /** Chunks of the loader's build, fetched by a page only when one of its widgets imports them. */
 const LAZY: Record<LazyHostModule, () => Promise<object>> = {
