@@ -38,6 +38,22 @@ export const isDrained = (p: Pending): boolean => p.holds + p.runs + p.answers +
 
 const sample = (rows: unknown[]) => JSON.stringify(rows.slice(0, 5));
 
+/**
+ * What is left open after the drain, row by row, for a failed run's output: the runs still queued
+ * or running with their jobs in the queue, the open holds, the answers still being written.
+ */
+export async function leftOpen(db: Db): Promise<string> {
+  const runs = await sql<Record<string, unknown>>`
+    select g.id, g.variant, g.status, g.attempts, g.provider_ref, g.created_at, g.started_at, g.updated_at, left(g.error_detail, 200) as error_detail,
+      (select json_agg(json_build_object('state', j.state, 'retry', j.retry_count, 'created', j.created_on, 'started', j.started_on, 'completed', j.completed_on, 'start_after', j.start_after))
+         from pgboss.job j where j.name = 'generations.run' and j.data->>'generationId' = g.id::text) as jobs
+    from generations g where g.status in ('queued', 'running') order by g.id limit 10`.execute(db);
+  const holds = await sql<Record<string, unknown>>`select id, user_id, kind, amount, idempotency_key, created_at from wallet_holds where status = 'held' order by id limit 10`.execute(db);
+  const answers = await sql<Record<string, unknown>>`select id, chat_id, created_at, updated_at from chat_messages where status = 'generating' order by id limit 10`.execute(db);
+  const now = await sql<{ now: Date }>`select now()`.execute(db);
+  return [`database time ${String(now.rows[0]?.now.toISOString())}`, `runs: ${JSON.stringify(runs.rows)}`, `holds: ${JSON.stringify(holds.rows)}`, `answers: ${JSON.stringify(answers.rows)}`].join('\n');
+}
+
 /** The checks over the whole database; `paid` are the charges the sandbox answered as paid. */
 export async function checkInvariants(db: Db, paid: { invoiceId: number }[]): Promise<Check[]> {
   const checks: Check[] = [];

@@ -6,7 +6,7 @@ import { resolveSecrets } from '../../server/src/lib/secrets.ts';
 import { FakeOpenAi, FakeReplicate, fakeProviderEnv } from '../../server/test/support/ai-fakes.ts';
 import { Recorder } from './client.ts';
 import { runFaults, type FaultRecord } from './faults.ts';
-import { checkInvariants, isDrained, pending, tally, type Check } from './invariants.ts';
+import { checkInvariants, isDrained, leftOpen, pending, tally, type Check } from './invariants.ts';
 import { chosenProfile } from './profile.ts';
 import { buildReport, markdown, writeReport } from './report.ts';
 import { simulateAdmin, simulateUser, type Person, type Tariff, type World } from './scenario.ts';
@@ -172,7 +172,8 @@ describe(`load and faults (${profile.name})`, () => {
           .map((l) => l.slice(0, 400))
           .join('\n');
       const logs = failed ? [...cluster.processes.keys()].map((name) => `--- ${name} (exit ${String(cluster.processes.get(name)?.child?.exitCode ?? 'none')}) ---\n${lines(name)}`).join('\n') : '';
-      const summary = `${markdown(report)}\nreport: ${file}\n${logs}`;
+      const open = failed ? `--- left open after the drain ---\n${await leftOpen(cluster.db)}\n` : '';
+      const summary = `${markdown(report)}\nreport: ${file}\n${open}${logs}`;
       console.log(summary);
 
       expect(checks.filter((c) => !c.ok), summary).toEqual([]);
