@@ -271,6 +271,31 @@ describe('abandoned work is found by its sweepers, which end it with its hold', 
     expect(failed).toMatchObject({ status: 'failed', refunded: true });
     expect(await expectConsistent(user.id)).toEqual({ words: 0, media: 90, openHolds: 1 });
   });
+
+  it('a queued run whose worker died after fetching its job, before starting it, is sent again; one fetched just now is left to its worker', async () => {
+    const user = await newUser(t.db);
+    await t.db.transaction().execute((tx) => credit(tx, { userId: user.id, kind: 'media', reason: 'admin_adjustment', idempotencyKey: `fetched-${String(user.id)}` }, 100));
+    const orphaned = (await startImage(user)).data.json as Generation;
+    const starting = (await startImage(user)).data.json as Generation;
+    // Both jobs fetched (active), neither run started: `orphaned`'s worker a minute ago (it died), `starting`'s a moment ago.
+    const fetch = (id: number, secondsAgo: number) =>
+      sql`update pgboss.job set state = 'active', started_on = now() - make_interval(secs => ${secondsAgo}) where name = 'generations.run' and data->>'generationId' = ${String(id)}`.execute(t.db);
+    await fetch(orphaned.id, 60);
+    await fetch(starting.id, 0);
+    await t.db.updateTable('generations').set({ updated_at: new Date(Date.now() - 60_000) }).where('id', 'in', [orphaned.id, starting.id]).execute();
+    expect(await requeueStaleRuns(t.ctx)).toBe(1);
+    const states = async (id: number) => (await sql<{ state: string }>`select state from pgboss.job where name = 'generations.run' and data->>'generationId' = ${String(id)} order by created_on`.execute(t.db)).rows.map((r) => r.state);
+    expect(await states(orphaned.id)).toEqual(['active', 'created']);
+    expect(await states(starting.id)).toEqual(['active']);
+    // Sent once: the next sweep finds its new job waiting.
+    await t.db.updateTable('generations').set({ updated_at: new Date(Date.now() - 60_000) }).where('id', '=', orphaned.id).execute();
+    expect(await requeueStaleRuns(t.ctx)).toBe(0);
+    // The new job runs it to its end, charged once.
+    await runGeneration(t.ctx, orphaned.id, { id: 'test', attempt: 1, signal: new AbortController().signal });
+    const done = (await call(t.app, { url: `/api/new/generations/${String(orphaned.id)}`, token: user.token })).data.json as Generation;
+    expect(done.status).toBe('succeeded');
+    expect(await expectConsistent(user.id)).toEqual({ words: 0, media: 80, openHolds: 1 });
+  });
 });
 
 /** A streamed send over a real connection to `app`: events as they come. */

@@ -298,12 +298,13 @@ export const generationJob = defineJob({
 
 /**
  * Sends again the runs whose work was abandoned: running ones whose worker died mid-run (no sign
- * of life for `seconds`) and queued ones whose job is gone (`queuedSeconds`). The new job runs
- * them from the start; a run already final is left alone, and the hold is settled once, so
- * nothing is charged twice. Their holds stay with them. Answers how many.
+ * of life for `seconds`), queued ones whose worker died after fetching their job and before
+ * starting them (fetched `seconds` ago), and queued ones whose job is gone (`queuedSeconds`). The
+ * new job runs them from the start; a run already final is left alone, and the hold is settled
+ * once, so nothing is charged twice. Their holds stay with them. Answers how many.
  */
 export async function requeueStaleRuns(ctx: AppContext, seconds = STALE_RUN_SECONDS, queuedSeconds = LOST_QUEUED_SECONDS): Promise<number> {
-  const ids = [...(await claimStaleRuns(ctx.db, seconds)), ...(await claimLostQueuedRuns(ctx.db, queuedSeconds))];
+  const ids = [...(await claimStaleRuns(ctx.db, seconds)), ...(await claimLostQueuedRuns(ctx.db, queuedSeconds, seconds))];
   for (const generationId of ids) await ctx.jobs.send(generationJob, { generationId });
   return ids.length;
 }

@@ -182,23 +182,29 @@ export const noteAttemptError = (db: Executor, id: number, detail: string) => db
 export const touchRun = (db: Executor, id: number) => db.updateTable('generations').set({ updated_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
 
 /**
- * Claims runs still `queued` after `seconds` without a job that will run them (it failed for good
- * or was lost): each is touched so that one sweep sends it again. Runs waiting in a long queue
- * have their job and are left alone. Answers their ids.
+ * Claims runs still `queued` that no job will run: after `seconds` without a job (it failed for
+ * good or was lost), or after `fetchedSeconds` with only a job a worker fetched that long ago
+ * (a live worker marks its run running at once; that one died between the two, and pg-boss would
+ * leave its job active until it expires). Each is touched so that one sweep sends it again. Runs
+ * waiting in a long queue, or just fetched, have their job and are left alone. Answers their ids.
  */
-export const claimLostQueuedRuns = async (db: Executor, seconds: number) =>
-  (
+export const claimLostQueuedRuns = async (db: Executor, seconds: number, fetchedSeconds: number) => {
+  const jobOf = sql`j.name = 'generations.run' and j.data->>'generationId' = g.id::text`;
+  const fetchedBefore = sql<Date>`now() - make_interval(secs => ${fetchedSeconds})`;
+  return (
     await db
       .updateTable('generations as g')
       .set({ updated_at: sql<Date>`now()` })
       .where('g.status', '=', 'queued')
-      .where('g.updated_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)
+      .where('g.updated_at', '<', fetchedBefore)
+      .where(sql<boolean>`not exists (select 1 from pgboss.job j where ${jobOf} and (j.state in ('created', 'retry') or (j.state = 'active' and j.started_on >= ${fetchedBefore})))`)
       .where(
-        sql<boolean>`not exists (select 1 from pgboss.job j where j.name = 'generations.run' and j.data->>'generationId' = g.id::text and j.state in ('created', 'retry', 'active'))`,
+        sql<boolean>`(g.updated_at < now() - make_interval(secs => ${seconds}) or exists (select 1 from pgboss.job j where ${jobOf} and j.state = 'active' and j.started_on < ${fetchedBefore}))`,
       )
       .returning('g.id')
       .execute()
   ).map((r) => r.id);
+};
 
 /**
  * Claims runs left `running` without a sign of life for `seconds` (their worker died): each
