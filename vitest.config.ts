@@ -48,7 +48,8 @@ export default defineConfig({
           isolate: false,
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          // After the server and widget tests, one file at a time.
+          // One file at a time; after the server and widget tests in a plain `vitest run`, beside them
+          // (a vitest process of its own) in `npm test` (scripts/test.mjs).
           sequence: { groupOrder: 1 },
         },
       },

@@ -52,8 +52,13 @@ fs.mkdirSync(functionsOut, { recursive: true });
 for (const name of fs.readdirSync(functionsOut)) {
   if (name.endsWith('.sql') && !fs.existsSync(path.join(functionsSrc, name))) fs.rmSync(path.join(functionsOut, name));
 }
+// Only what changed is written: a build running while a test's server reads these (two test runs at
+// once, each building first) never truncates a file under it.
 for (const name of fs.readdirSync(functionsSrc)) {
-  if (name.endsWith('.sql')) fs.copyFileSync(path.join(functionsSrc, name), path.join(functionsOut, name));
+  if (!name.endsWith('.sql')) continue;
+  const source = fs.readFileSync(path.join(functionsSrc, name));
+  const out = path.join(functionsOut, name);
+  if (!fs.existsSync(out) || !fs.readFileSync(out).equals(source)) fs.writeFileSync(out, source);
 }
 for (const { dir, name } of PACKAGES) prune(path.join(root, dir, 'src'), path.join(dist, 'node_modules', ...name.split('/')));
 
