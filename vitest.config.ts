@@ -48,8 +48,7 @@ export default defineConfig({
           isolate: false,
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          // One file at a time; after the server and widget tests in a plain `vitest run`, beside them
-          // (a vitest process of its own) in `npm test` (scripts/test.mjs).
+          // After the server and widget tests, one file at a time.
           sequence: { groupOrder: 1 },
         },
       },
