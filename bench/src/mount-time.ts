@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,12 +80,27 @@ export function hasBaselineCommit(): boolean {
 }
 
 /**
- * The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>` (kept
- * between runs; `.ci/run` builds it beside the test suite, so the bench only times).
+ * The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>-<checkout>`
+ * (kept between runs; `.ci/run` builds it beside the test suite, so the bench only times). Its
+ * node_modules are links into the checkout that built it, so each checkout has its own copy, and
+ * the copies of checkouts that are gone (their links lead nowhere) are removed.
  */
 export function baselineTree(): string {
-  const dir = path.join(os.tmpdir(), `ns-baseline-${BASELINE_COMMIT.slice(0, 12)}`);
+  const prefix = `ns-baseline-${BASELINE_COMMIT.slice(0, 12)}-`;
+  const dir = path.join(os.tmpdir(), `${prefix}${createHash('sha256').update(ROOT).digest('hex').slice(0, 10)}`);
   const done = path.join(dir, '.bench-ready');
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const other = path.join(os.tmpdir(), name);
+    if (!name.startsWith(prefix) || other === dir) continue;
+    const builtBy = (() => {
+      try {
+        return (JSON.parse(fs.readFileSync(path.join(other, '.bench-ready'), 'utf8')) as { root?: string }).root;
+      } catch {
+        return undefined;
+      }
+    })();
+    if (builtBy !== undefined && !fs.existsSync(path.join(builtBy, 'node_modules'))) fs.rmSync(other, { recursive: true, force: true });
+  }
   if (fs.existsSync(done)) return dir;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -106,7 +122,7 @@ export function baselineTree(): string {
   const widgets = [...new Set(PAGES.flatMap((p) => p.widgets))];
   const build = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-frontend.mjs'), 'loader', ...widgets], { cwd: dir, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`mount-time bench: the baseline's build failed:\n${build.stdout}\n${build.stderr}`);
-  fs.writeFileSync(done, new Date().toISOString());
+  fs.writeFileSync(done, JSON.stringify({ root: ROOT, built: new Date().toISOString() }));
   return dir;
 }
 
