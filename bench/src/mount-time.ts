@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { linkNodeModules } from '../../e2e/support/checkout.ts';
+import { sha256 } from '../../server/src/lib/crypto.ts';
 import { runWhenMain } from './standalone.ts';
 import { startProcess, stop, type Started } from './speed.ts';
 
@@ -87,7 +87,7 @@ export function hasBaselineCommit(): boolean {
  */
 export function baselineTree(): string {
   const prefix = `ns-baseline-${BASELINE_COMMIT.slice(0, 12)}-`;
-  const dir = path.join(os.tmpdir(), `${prefix}${createHash('sha256').update(ROOT).digest('hex').slice(0, 10)}`);
+  const dir = path.join(os.tmpdir(), `${prefix}${sha256(ROOT).toString('hex').slice(0, 10)}`);
   const done = path.join(dir, '.bench-ready');
   for (const name of fs.readdirSync(os.tmpdir())) {
     const other = path.join(os.tmpdir(), name);

@@ -47,11 +47,15 @@ export const finishedRun = (app: FastifyInstance, user: TestUser, id: number, ms
     return g.status !== 'queued' && g.status !== 'running' && g;
   }, ms);
 
+/** The pg-boss states of the run's jobs, oldest first. */
+export const runJobStates = async (db: Db, id: number): Promise<string[]> =>
+  (await sql<{ state: string }>`select state from pgboss.job where name = 'generations.run' and data->>'generationId' = ${String(id)} order by created_on`.execute(db)).rows.map((r) => r.state);
+
 /** Waits until the run's job has ended (pg-boss: completed or failed for good), so nothing more comes of it. */
 export const jobEnded = (db: Db, id: number) =>
   until(async () => {
-    const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'generations.run' and data->>'generationId' = ${String(id)}`.execute(db);
-    return rows.length > 0 && rows.every((r) => r.state === 'completed' || r.state === 'failed');
+    const states = await runJobStates(db, id);
+    return states.length > 0 && states.every((state) => state === 'completed' || state === 'failed');
   });
 
 /** A provider connection with one model and one product of `variant` on it; answers the product's id. */

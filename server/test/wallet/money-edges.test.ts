@@ -20,6 +20,7 @@ import {
   notify,
   parseEvents,
   payFields,
+  runJobStates,
   startPayment,
   startRun,
   until,
@@ -262,8 +263,7 @@ describe('abandoned work is found by its sweepers, which end it with its hold', 
     await sql`update pgboss.job set state = 'failed' where name = 'generations.run' and data->>'generationId' = ${String(lost.id)}`.execute(t.db);
     await t.db.updateTable('generations').set({ updated_at: new Date(Date.now() - 3_600_000) }).where('id', 'in', [lost.id, waiting.id]).execute();
     expect(await requeueStaleRuns(t.ctx)).toBe(1);
-    const jobs = await sql<{ state: string }>`select state from pgboss.job where name = 'generations.run' and data->>'generationId' = ${String(lost.id)} order by created_on`.execute(t.db);
-    expect(jobs.rows.map((r) => r.state)).toEqual(['failed', 'created']);
+    expect(await runJobStates(t.db, lost.id)).toEqual(['failed', 'created']);
 
     await t.db.updateTable('generations').set({ attempts: MAX_RUN_ATTEMPTS }).where('id', '=', lost.id).execute();
     await runGeneration(t.ctx, lost.id, { id: 'test', attempt: 1, signal: new AbortController().signal });
@@ -278,15 +278,14 @@ describe('abandoned work is found by its sweepers, which end it with its hold', 
     const orphaned = (await startImage(user)).data.json as Generation;
     const starting = (await startImage(user)).data.json as Generation;
     // Both jobs fetched (active), neither run started: `orphaned`'s worker a minute ago (it died), `starting`'s a moment ago.
-    const fetch = (id: number, secondsAgo: number) =>
+    const fetched = (id: number, secondsAgo: number) =>
       sql`update pgboss.job set state = 'active', started_on = now() - make_interval(secs => ${secondsAgo}) where name = 'generations.run' and data->>'generationId' = ${String(id)}`.execute(t.db);
-    await fetch(orphaned.id, 60);
-    await fetch(starting.id, 0);
+    await fetched(orphaned.id, 60);
+    await fetched(starting.id, 0);
     await t.db.updateTable('generations').set({ updated_at: new Date(Date.now() - 60_000) }).where('id', 'in', [orphaned.id, starting.id]).execute();
     expect(await requeueStaleRuns(t.ctx)).toBe(1);
-    const states = async (id: number) => (await sql<{ state: string }>`select state from pgboss.job where name = 'generations.run' and data->>'generationId' = ${String(id)} order by created_on`.execute(t.db)).rows.map((r) => r.state);
-    expect(await states(orphaned.id)).toEqual(['active', 'created']);
-    expect(await states(starting.id)).toEqual(['active']);
+    expect(await runJobStates(t.db, orphaned.id)).toEqual(['active', 'created']);
+    expect(await runJobStates(t.db, starting.id)).toEqual(['active']);
     // Sent once: the next sweep finds its new job waiting.
     await t.db.updateTable('generations').set({ updated_at: new Date(Date.now() - 60_000) }).where('id', '=', orphaned.id).execute();
     expect(await requeueStaleRuns(t.ctx)).toBe(0);
