@@ -51,6 +51,12 @@ async function statusError(res: Dispatcher.ResponseData, what: string): Promise<
 }
 
 /**
+ * How long what follows `[DONE]` (normally only the end of the body, in the same packet) may take
+ * to come before the connection is closed instead of kept for the next call.
+ */
+export const REST_AFTER_DONE_MS = 1000;
+
+/**
  * A streamed Chat Completions call (`stream: true`) read with undici's `request` and
  * eventsource-parser: the chunks as the server sends them, until `data: [DONE]` or the end of the
  * body. The official SDK serves every other call; on this path, once per chat message, its
@@ -61,6 +67,10 @@ async function statusError(res: Dispatcher.ResponseData, what: string): Promise<
  * the stream (a redirect is not followed), an error object inside it (`unavailable`), malformed
  * JSON (`invalid_response`); the connection's own failures (refused, aborted) are thrown as they
  * come for the caller to map.
+ *
+ * At `[DONE]` the answer is complete and the generator ends at once; the body is still read to
+ * its end behind it ({@link keepConnection}), so the connection serves the provider's next call
+ * instead of a new one (a TCP and TLS handshake) for every message.
  */
 export async function* streamChunks(call: StreamCall): AsyncGenerator<StreamedChunk> {
   const res = await call.request(call.url, {
@@ -73,31 +83,50 @@ export async function* streamChunks(call: StreamCall): AsyncGenerator<StreamedCh
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => queue.push(message) });
   const decoder = new TextDecoder();
-  let done = false;
-  // Leaving this loop early (at `[DONE]`, on an error, or when the caller stops) cancels the body,
-  // which closes the connection.
-  for await (const bytes of res.body as AsyncIterable<Buffer>) {
-    parser.feed(decoder.decode(bytes, { stream: true }));
-    while (queue.length > 0) {
-      const message = queue.shift() as EventSourceMessage;
-      if (message.data.startsWith('[DONE]')) {
-        done = true;
-        break;
+  const pieces = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let complete = false;
+  try {
+    for (let read = await pieces.next(); read.done !== true; read = await pieces.next()) {
+      parser.feed(decoder.decode(read.value, { stream: true }));
+      while (queue.length > 0) {
+        const message = queue.shift() as EventSourceMessage;
+        if (message.data.startsWith('[DONE]')) {
+          complete = true;
+          keepConnection(res.body, pieces);
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(message.data);
+        } catch (e) {
+          throw new ProviderError('invalid_response', `${call.what}: malformed chunk (${(e as Error).message})`, { cause: e });
+        }
+        if (typeof parsed !== 'object' || parsed === null) throw new ProviderError('invalid_response', `${call.what}: a chunk that is not an object`);
+        const chunk = parsed as StreamedChunk;
+        if (message.event === 'error' || chunk.error) {
+          const said = providerMessage(chunk.error) ?? providerMessage(chunk);
+          throw new ProviderError('unavailable', `${call.what}: the provider reported an error in the stream${said ? ` (${said.slice(0, 300)})` : ''}`, said ? { providerMessage: said } : {});
+        }
+        yield chunk;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(message.data);
-      } catch (e) {
-        throw new ProviderError('invalid_response', `${call.what}: malformed chunk (${(e as Error).message})`, { cause: e });
-      }
-      if (typeof parsed !== 'object' || parsed === null) throw new ProviderError('invalid_response', `${call.what}: a chunk that is not an object`);
-      const chunk = parsed as StreamedChunk;
-      if (message.event === 'error' || chunk.error) {
-        const said = providerMessage(chunk.error) ?? providerMessage(chunk);
-        throw new ProviderError('unavailable', `${call.what}: the provider reported an error in the stream${said ? ` (${said.slice(0, 300)})` : ''}`, said ? { providerMessage: said } : {});
-      }
-      yield chunk;
     }
-    if (done) break;
+  } finally {
+    // Left before `[DONE]` (an error, or the caller stopped): the body is cancelled, which closes the connection.
+    if (!complete) await pieces.return?.();
   }
+}
+
+/**
+ * Reads the rest of a body after `[DONE]` and drops it: a body read to its end leaves its
+ * connection to the pool. One still open after {@link REST_AFTER_DONE_MS} (a server that does not
+ * end its reply) is destroyed, closing the connection; its error is nobody's, the answer is whole.
+ */
+function keepConnection(body: Dispatcher.ResponseData['body'], pieces: AsyncIterator<Buffer>): void {
+  const timer = setTimeout(() => body.destroy(), REST_AFTER_DONE_MS);
+  timer.unref();
+  void (async () => {
+    while ((await pieces.next()).done !== true) continue;
+  })()
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
 }

@@ -183,6 +183,39 @@ describe('chat', () => {
     expect(sent?.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-title': 'neurostudio', 'content-type': 'application/json' });
   });
 
+  test('a reply ended a moment after [DONE]: each answer is whole at once, and the connection serves the next calls', async () => {
+    fake.behaviour = { kind: 'end_after_done', delayMs: 30 };
+    // A network of its own: no connection of an earlier test to reuse.
+    const own = networkFor([fake.baseUrl]);
+    const alone = new OpenAiProvider({ network: own, baseUrl: fake.baseUrl, apiKey: fake.apiKey });
+    try {
+      const before = fake.server.connections;
+      for (let i = 0; i < 5; i++) {
+        expect((await collect(alone.streamChat(request()))).at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+        await fake.chatRequests[i]?.closed;
+      }
+      // Read to its end, a reply leaves its connection to the next call (two at most: a call may
+      // start before the end of the one before it has been read); cancelled at [DONE], each reply
+      // would close its connection and every call open a new one.
+      expect(fake.server.connections - before).toBeLessThanOrEqual(2);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('a reply never ended after [DONE]: the answer is whole at once, and its connection is closed after a while', async () => {
+    fake.behaviour = { kind: 'open_after_done' };
+    expect(await collect(provider.streamChat(request()))).toEqual([
+      { type: 'delta', text: 'Привет' },
+      { type: 'delta', text: '! Чем' },
+      { type: 'delta', text: ' помочь?' },
+      { type: 'usage', inputTokens: 12, outputTokens: 5 },
+      { type: 'done', finishReason: 'stop' },
+    ]);
+    // The open reply would stay open for ever had the client not dropped the connection.
+    await fake.chatRequests[0]?.closed;
+  });
+
   test('an abort midway ends the stream with done/aborted and closes the request', async () => {
     fake.behaviour = { kind: 'stalled_stream', afterChunks: 2 };
     const controller = new AbortController();

@@ -23,6 +23,8 @@ type RawHandler = (req: RawRequest, res: http.ServerResponse) => void | Promise<
 export class RawFakeServer {
   readonly requests: RawRequest[] = [];
   url = '';
+  /** Connections accepted so far (a client that keeps its connection alive opens one for many requests). */
+  connections = 0;
   private readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
 
@@ -50,6 +52,7 @@ export class RawFakeServer {
       });
     });
     this.server.on('connection', (socket) => {
+      this.connections += 1;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -114,6 +117,10 @@ export type OpenAiFakeBehaviour =
   | { kind: 'broken_stream'; afterChunks: number }
   /** Streams only: after `afterChunks` content chunks sends nothing more, keeping the connection open. */
   | { kind: 'stalled_stream'; afterChunks: number }
+  /** Streams only: the whole answer and `[DONE]`, but the reply is never ended (until the client closes the connection). */
+  | { kind: 'open_after_done' }
+  /** Streams only: the whole answer and `[DONE]`, the reply ended `delayMs` later (in a packet of its own). */
+  | { kind: 'end_after_done'; delayMs: number }
   /** Streams only: an `error` object in place of the next chunk (as OpenAI reports failures mid-stream). */
   | { kind: 'stream_error'; afterChunks: number }
   /** Streams this many content chunks, then a `data:` line that is not JSON. */
@@ -317,7 +324,9 @@ export class FakeOpenAi {
     }
     res.write(chunk({}, finishReason));
     if (includeUsage) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: null, choices: [], usage })}\n\n`);
-    res.end('data: [DONE]\n\n');
+    if (b.kind === 'open_after_done') res.write('data: [DONE]\n\n');
+    else if (b.kind === 'end_after_done') res.write('data: [DONE]\n\n', () => this.later(b.delayMs, () => res.end()));
+    else res.end('data: [DONE]\n\n');
   }
 
   private imagesReply(n: number) {
