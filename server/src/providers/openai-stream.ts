@@ -70,7 +70,8 @@ export const REST_AFTER_DONE_MS = 1000;
  *
  * At `[DONE]` the answer is complete and the generator ends at once; the body is still read to
  * its end behind it ({@link keepConnection}), so the connection serves the provider's next call
- * instead of a new one (a TCP and TLS handshake) for every message.
+ * even when the reply's end comes in a packet of its own (cancelled there, the body took the
+ * connection with it: a new TCP and TLS handshake for the next message).
  */
 export async function* streamChunks(call: StreamCall): AsyncGenerator<StreamedChunk> {
   const res = await call.request(call.url, {
