@@ -79,6 +79,15 @@ export function hasBaselineCommit(): boolean {
   }
 }
 
+/** The checkout that built a baseline copy, from its ready mark (none for a copy not finished). */
+function builtBy(copy: string): string | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(copy, '.bench-ready'), 'utf8')) as { root?: string }).root;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The mount-time bench's copy of the baseline commit, built: `<tmp>/ns-baseline-<commit>-<checkout>`
  * (kept between runs; `.ci/run` builds it beside the test suite, so the bench only times). Its
@@ -92,14 +101,8 @@ export function baselineTree(): string {
   for (const name of fs.readdirSync(os.tmpdir())) {
     const other = path.join(os.tmpdir(), name);
     if (!name.startsWith(prefix) || other === dir) continue;
-    const builtBy = (() => {
-      try {
-        return (JSON.parse(fs.readFileSync(path.join(other, '.bench-ready'), 'utf8')) as { root?: string }).root;
-      } catch {
-        return undefined;
-      }
-    })();
-    if (builtBy !== undefined && !fs.existsSync(path.join(builtBy, 'node_modules'))) fs.rmSync(other, { recursive: true, force: true });
+    const root = builtBy(other);
+    if (root !== undefined && !fs.existsSync(path.join(root, 'node_modules'))) fs.rmSync(other, { recursive: true, force: true });
   }
   if (fs.existsSync(done)) return dir;
   fs.rmSync(dir, { recursive: true, force: true });

@@ -54,7 +54,7 @@ async function statusError(res: Dispatcher.ResponseData, what: string): Promise<
  * How long what follows `[DONE]` (normally only the end of the body, in the same packet) may take
  * to come before the connection is closed instead of kept for the next call.
  */
-export const REST_AFTER_DONE_MS = 1000;
+const REST_AFTER_DONE_MS = 1000;
 
 /**
  * A streamed Chat Completions call (`stream: true`) read with undici's `request` and
