@@ -6,6 +6,7 @@ import { createDb } from '../../server/src/db/database.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { seed } from '../../server/src/db/seed.ts';
 import type { PreparedDatabase } from './server.ts';
+import { seedCustomers } from './seed-history.ts';
 
 /**
  * The bench server's scratch database made ready in a thread of its own (see `prepareDatabase` in
@@ -21,9 +22,8 @@ try {
   const unconfirmed = await newUser(db, { confirmed: false });
   await db.insertInto('email_codes').values({ user_id: unconfirmed.id, code_hash: 'x', expires_at: new Date(Date.now() + 1_800_000) }).execute();
   const admin = await newAdmin(db);
-  // The admin panel's lists have pages to turn: a few hundred customers (who cannot sign in).
-  if (customers) await sql`insert into users (email, password_hash, email_confirmed_at) select 'client-' || n || '@example.ru', 'x', now() from generate_series(1, ${customers}) as n`.execute(db);
-  await sql`analyze`.execute(db);
+  await seedCustomers(db, customers);
+  await sql`vacuum analyze`.execute(db);
   parentPort?.postMessage({ user, unconfirmed, admin } satisfies PreparedDatabase);
 } finally {
   await db.destroy();

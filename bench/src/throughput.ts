@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { sql } from 'kysely';
 import { buildApp } from '@app/server/app';
 import { createContext, startContext, stopContext } from '../../server/src/composition.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -19,6 +20,7 @@ import { completeRun } from '../../server/src/features/generations/generations.j
 import { markRunning } from '../../server/src/features/generations/generations.queries.ts';
 import type { Viewer } from '../../server/src/features/accounts/viewer.ts';
 import { adminConnection, databaseUrl, withAdmin } from '../../server/test/support/postgres.ts';
+import { seedCustomers } from './seed-history.ts';
 import type { PaymentStart } from '@app/contracts';
 
 export interface Rate {
@@ -70,6 +72,8 @@ export interface ThroughputReport {
 }
 
 const POOL = 20;
+/** Customers with a service's history in the scratch database, as in the API speed bench's. */
+const CUSTOMERS = 400;
 
 /** Runs `count` operations, `concurrency` at a time; answers operations per second. */
 async function measure(name: string, count: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Rate> {
@@ -111,6 +115,9 @@ export async function measureThroughput(): Promise<ThroughputReport> {
   try {
     await migrateToLatest(db);
     await seed(db, pino({ level: 'silent' }));
+    // Measured on tables that hold a service's rows, planned on them (see seedCustomers).
+    await seedCustomers(db, CUSTOMERS);
+    await sql`vacuum analyze`.execute(db);
     const rates: Rate[] = [];
     const touched: number[] = [];
 
