@@ -15,6 +15,7 @@ import { ViewerCache } from './features/accounts/viewer-cache.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { ChatRuns } from './features/chat/chat-runs.ts';
 import { ModelCache } from './features/ai/model-cache.ts';
+import { PlanCache } from './features/billing/plan-cache.ts';
 import { SettingsStore, defaultSettings } from './features/settings/settings.store.ts';
 import { GenerationEvents } from './features/generations/generation-events.ts';
 import { generationOf } from './features/generations/generations.service.ts';
@@ -57,6 +58,7 @@ export function createContext(deps: ContextDeps): AppContext {
     listener,
     providers: new ProviderRegistry(config, undefined, (...call) => metrics.providerCall(...call)),
     models: new ModelCache(),
+    plans: new PlanCache(),
     viewers: new ViewerCache({ ttlMs: config.sessionCacheSeconds * 1000, maxEntries: 50_000 }),
     chatRuns: new ChatRuns(() => ctx),
     generationEvents: new GenerationEvents(deps.db, (userId, id) => generationOf(ctx, userId, id)),
@@ -71,6 +73,7 @@ export function createContext(deps: ContextDeps): AppContext {
 export async function startContext(ctx: AppContext, opts: { work: boolean; pollSeconds?: number }): Promise<void> {
   ctx.chatRuns.listen();
   ctx.models.listen(ctx.listener);
+  ctx.plans.listen(ctx.listener);
   ctx.viewers.listen(ctx.listener);
   ctx.generationEvents.listen(ctx.listener);
   ctx.settings.listen(ctx.listener, ctx.db);

@@ -12,6 +12,7 @@ import type { ViewerCache } from './features/accounts/viewer-cache.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { ChatRuns } from './features/chat/chat-runs.ts';
 import type { ModelCache } from './features/ai/model-cache.ts';
+import type { PlanCache } from './features/billing/plan-cache.ts';
 import type { SettingsStore } from './features/settings/settings.store.ts';
 import type { GenerationEvents } from './features/generations/generation-events.ts';
 import type { Clock } from './lib/clock.ts';
@@ -46,6 +47,8 @@ export interface AppContext {
   readonly providers: ProviderRegistry;
   /** Active AI models with their connections, cached briefly (see `catalogChanged`). */
   readonly models: ModelCache;
+  /** The plans on sale as the plans page lists them, cached briefly (see `tariffsChanged`). */
+  readonly plans: PlanCache;
   /** Who sends each token seen, kept while notifications of changes arrive (`VIEWER_CHANNEL`). */
   readonly viewers: ViewerCache;
   /** Chat answers being written by this process. */

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCalls, call, createTestApp, newAdmin, newUser, type Page, type TestApp, type TestUser } from '../support/index.ts';
+import pino from 'pino';
+import { PlanCache } from '../../src/features/billing/plan-cache.ts';
+import { PgListener } from '../../src/lib/pg-listener.ts';
+import { adminCalls, call, createTestApp, newAdmin, newUser, until, type Page, type TestApp, type TestUser } from '../support/index.ts';
 
 /*
  * Plans (Тарифы) and dashboard cards (Стартовая панель) in the admin panel: lists searched,
@@ -161,6 +164,30 @@ describe('tariffs', () => {
     }
     for (const id of ['abc', '0', '-3', '1.5']) expect((await api.send('GET', `/api/admin/tariffs/${id}`)).statusCode, id).toBe(400);
     for (const q of ['sort=amount_kopecks', 'dir=up', 'page=0']) expect((await api.send('GET', `/api/admin/tariffs?${q}`)).statusCode, q).toBe(400);
+  });
+});
+
+describe('the plans on sale, cached', () => {
+  it('other processes drop their copy when a change commits (NOTIFY); a change outside the admin API waits for the 10 seconds', async () => {
+    const created = await api.change<Tariff>('POST', '/api/admin/tariffs', plan(`Кэш ${tag()}`));
+    const other = new PlanCache();
+    const listener = new PgListener(t.ctx.config.databaseUrl ?? '', pino({ level: 'silent' }));
+    other.listen(listener);
+    await listener.start();
+    const listed = async () => (await other.list(t.db, true)).find((p) => p.id === created.id);
+    try {
+      expect(await listed()).toMatchObject({ amount: 1490.5 });
+      await t.db.updateTable('tariffs').set({ amount_kopecks: 100 }).where('id', '=', created.id).execute();
+      // Not announced: the other process keeps its copy (for at most its 10 seconds).
+      expect(await listed()).toMatchObject({ amount: 1490.5 });
+      await api.change('PUT', `/api/admin/tariffs/${String(created.id)}`, plan(`Кэш ${tag()}`, { amount: 1990 }));
+      await until(async () => (await listed())?.amount === 1990, 5000, 20);
+      // The copy is shared by every request: nobody can change it.
+      const list = await other.list(t.db, true);
+      expect(Object.isFrozen(list) && list.every((p) => Object.isFrozen(p))).toBe(true);
+    } finally {
+      await listener.stop();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Executor, Tx } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/app-error.ts';
+import { announcedChange } from '../../lib/notified-cache.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import type { AiModelRow, ModelKind, ProviderConnectionRow, ProviderProtocol } from '../ai/ai.table.ts';
 import { catalogChanged, findConnection } from '../ai/ai.queries.ts';
@@ -42,20 +43,8 @@ import {
 
 /* The admin's models and provider connections: what chat messages and runs look up through the model cache. */
 
-/**
- * Runs a change of models or connections in one transaction that also tells every process to
- * drop its model cache when it commits (`catalogChanged`); this process drops its own at once,
- * so the next request here already sees the change.
- */
-async function catalogChange<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction().execute(async (tx) => {
-    const value = await fn(tx);
-    await catalogChanged(tx);
-    return value;
-  });
-  ctx.models.clear();
-  return result;
-}
+/** A change of models or connections: every process drops its model cache when it commits (`catalogChanged`). */
+const catalogChange = <T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> => announcedChange(ctx.db, catalogChanged, ctx.models, fn);
 
 // Models
 

@@ -1,9 +1,11 @@
 import type { AdminTariff, TariffInput } from '@app/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { announcedChange } from '../../lib/notified-cache.ts';
 import type { Viewer } from '../accounts/viewer.ts';
 import type { TariffRow } from '../billing/billing.table.ts';
-import { findTariff, toTariffDto } from '../billing/tariffs.queries.ts';
+import { findTariff, tariffsChanged, toTariffDto } from '../billing/tariffs.queries.ts';
+import type { Tx } from '../../db/database.ts';
 import { mediaFromWire } from '../wallet/wallet.queries.ts';
 import { recordAudit, recordChange } from './audit.queries.ts';
 import { lastPage } from './admin-list.ts';
@@ -49,12 +51,12 @@ export async function adminTariff(ctx: AppContext, id: number): Promise<AdminTar
   return toAdminTariff(row);
 }
 
-/**
- * Creates a plan. The plan list (`GET /api/new/tariff`) is read from the table on every request
- * (no cache of plans), so an active plan is on sale as soon as this commits.
- */
+/** A change of plans: every process drops its copy of the plans on sale when it commits (`tariffsChanged`). */
+const tariffChange = <T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>): Promise<T> => announcedChange(ctx.db, tariffsChanged, ctx.plans, fn);
+
+/** Creates a plan: an active one is on sale as soon as this commits (see `tariffChange`). */
 export async function createTariff(ctx: AppContext, actor: Viewer, input: TariffInput): Promise<AdminTariff> {
-  return ctx.db.transaction().execute(async (tx) => {
+  return tariffChange(ctx, async (tx) => {
     const row = await insertTariff(tx, toValues(input));
     await recordAudit(tx, { actorId: actor.id, action: 'tariff.create', entity: 'tariff', entityId: row.id, before: null, after: audited(row) });
     return toAdminTariff(row);
@@ -66,7 +68,7 @@ export async function createTariff(ctx: AppContext, actor: Viewer, input: Tariff
  * the plan's tokens as they are at the time.
  */
 export async function updateTariff(ctx: AppContext, actor: Viewer, id: number, input: TariffInput): Promise<AdminTariff> {
-  return ctx.db.transaction().execute(async (tx) => {
+  return tariffChange(ctx, async (tx) => {
     const before = await lockTariff(tx, id);
     if (!before) throw new AppError('TARIFF_NOT_FOUND');
     const after = await replaceTariff(tx, id, toValues(input));

@@ -1,9 +1,8 @@
 import type { Executor } from '../../db/database.ts';
+import { NotifiedCache } from '../../lib/notified-cache.ts';
 import type { PgListener } from '../../lib/pg-listener.ts';
 import { CATALOG_CHANNEL, findActiveModel, type ActiveModel } from './ai.queries.ts';
 import type { ModelKind } from './ai.table.ts';
-
-const TTL_MS = 10_000;
 
 /**
  * Active models with their connections, as every chat message and generation looks them up:
@@ -11,30 +10,18 @@ const TTL_MS = 10_000;
  * admin's edit) or after the notification connection was lost.
  */
 export class ModelCache {
-  private readonly entries = new Map<string, { at: number; model: Promise<ActiveModel | undefined> }>();
+  private readonly cache = new NotifiedCache<ActiveModel | undefined>(CATALOG_CHANNEL, 10_000);
 
   listen(listener: PgListener): void {
-    listener.subscribe(CATALOG_CHANNEL, { onMessage: () => this.clear(), onReconnect: () => this.clear() });
+    this.cache.listen(listener);
   }
 
   find(db: Executor, id: number, kinds: readonly ModelKind[]): Promise<ActiveModel | undefined> {
-    const key = `${kinds.join(',')}:${String(id)}`;
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.at < TTL_MS) return hit.model;
-    const model = findActiveModel(db, id, kinds);
-    this.entries.set(key, { at: now, model });
-    // Only models found are kept: any id can be asked for, and a failed lookup may work next time.
-    model.then(
-      (found) => {
-        if (!found) this.entries.delete(key);
-      },
-      () => this.entries.delete(key),
-    );
-    return model;
+    // Only models found are kept: any id can be asked for.
+    return this.cache.get(`${kinds.join(',')}:${String(id)}`, () => findActiveModel(db, id, kinds), (found) => found !== undefined);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.cache.clear();
   }
 }

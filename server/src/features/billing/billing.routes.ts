@@ -4,11 +4,10 @@ import { mountRoute } from '../../lib/routes.ts';
 import { cancelSubscription, paymentStatus, startPackagePayment, startSubscriptionPayment, subscribeCheck, subscriptionStatus } from './billing.service.ts';
 import { autoChargeHistory, packageHistory, subscriptionHistory } from './orders.service.ts';
 import { recordConversion } from './invoices.queries.ts';
-import { listActiveTariffs, toTariffDto } from './tariffs.queries.ts';
 
 export default async function billingRoutesPlugin(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  mountRoute(app, billingRoutes.tariffs, async ({ query }) => (await listActiveTariffs(ctx.db, query.frontend === '0')).map(toTariffDto));
+  mountRoute(app, billingRoutes.tariffs, async ({ query }) => [...(await ctx.plans.list(ctx.db, query.frontend === '0'))]);
   mountRoute(app, billingRoutes.subscribeCheck, ({ viewer }) => subscribeCheck(ctx, viewer.id));
   mountRoute(app, billingRoutes.cancelSubscription, ({ viewer }) => cancelSubscription(ctx, viewer.id));
   mountRoute(app, billingRoutes.paymentKey, async () => ctx.config.cloudpayments.publicId);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { SUBSCRIPTION_TYPES, type Tariff } from '@app/contracts';
 import type { Executor } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
@@ -36,6 +37,14 @@ const activePlans = prepared(
   () => [true, SUBSCRIPTION_TYPES.package],
   [],
 );
+
+/** NOTIFY channel: plans or packages changed; every process drops its copy of the list on sale. */
+export const TARIFFS_CHANNEL = 'ns_tariffs';
+
+/** Tells every process the plans changed (in `db`'s transaction, if it is one: at its commit). */
+export async function tariffsChanged(db: Executor): Promise<void> {
+  await sql`select pg_notify(${TARIFFS_CHANNEL}, '')`.execute(db);
+}
 
 /** Active plans in display order; packages (type 3) left out when `withPackages` is false. */
 export function listActiveTariffs(db: Executor, withPackages: boolean): Promise<TariffRow[]> {
