@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { sql } from 'kysely';
 import pino from 'pino';
 import { newAdmin, newUser } from '@app/server/testing';
 import { createDb } from '../../server/src/db/database.ts';
@@ -23,7 +22,6 @@ try {
   await db.insertInto('email_codes').values({ user_id: unconfirmed.id, code_hash: 'x', expires_at: new Date(Date.now() + 1_800_000) }).execute();
   const admin = await newAdmin(db);
   await seedCustomers(db, customers);
-  await sql`vacuum analyze`.execute(db);
   parentPort?.postMessage({ user, unconfirmed, admin } satisfies PreparedDatabase);
 } finally {
   await db.destroy();

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { sql } from 'kysely';
 import { buildApp } from '@app/server/app';
 import { createContext, startContext, stopContext } from '../../server/src/composition.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -117,7 +116,6 @@ export async function measureThroughput(): Promise<ThroughputReport> {
     await seed(db, pino({ level: 'silent' }));
     // Measured on tables that hold a service's rows, planned on them (see seedCustomers).
     await seedCustomers(db, CUSTOMERS);
-    await sql`vacuum analyze`.execute(db);
     const rates: Rate[] = [];
     const touched: number[] = [];
 
