@@ -153,6 +153,21 @@ function literalsOf(file: string): { file: string; text: string; start: number; 
 async function editFor(page: Page, name: string): Promise<Edit> {
   const special = SPECIAL_EDITS[name];
   if (special) return { ...special, file: path.join(copyOf(name), 'src', special.file) };
+  // A widget mounts before its data arrives (its skeleton, or its tabs alone, show no text of its
+  // own): look again until one is there.
+  const last: { found: Edit | string } = { found: '' };
+  await expect
+    .poll(async () => {
+      last.found = await shownEdit(page, name);
+      return last.found;
+    }, { timeout: 15_000 })
+    .toHaveProperty('shows');
+  if (typeof last.found === 'string') throw new Error(last.found);
+  return last.found;
+}
+
+/** The edit of {@link editFor}, or why there is none yet. */
+async function shownEdit(page: Page, name: string): Promise<Edit | string> {
   // (A string, as the e2e code is typed for Node: the page runs it.)
   const shown = await page.evaluate<string[]>(`(() => {
     const texts = [];
@@ -178,7 +193,7 @@ async function editFor(page: Page, name: string): Promise<Edit> {
     const changed = `${text} (правка на лету)`;
     return { file: holder.file, from: literal, to: literal.replace(text, changed), shows: changed };
   }
-  throw new Error(`${name}: no text it shows is a literal of its sources (${shown.slice(0, 10).join(' | ')})`);
+  return `${name}: no text it shows is a literal of its sources (${shown.slice(0, 10).join(' | ')})`;
 }
 
 function applyEdit(edit: Edit): void {
