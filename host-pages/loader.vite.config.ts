@@ -1,9 +1,39 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
-import { HOST_MODULES, installedVersion, lazyChunkFiles, precompress, preloadList } from '@app/widget-build';
+import { HOST_MODULES, installedVersion, lazyChunkFiles, precompress, preloadParts } from '@app/widget-build';
+import { splitStyles } from './src/split-styles.ts';
+import { STYLE_GROUP_NAMES, styleGroupFile, type StyleGroup } from './src/style-groups.ts';
 
 const root = import.meta.dirname;
+
+/** The style groups the build wrote a file of (`splitStyleGroups`), for `loader.json`. */
+const writtenStyleGroups: StyleGroup[] = [];
+
+/**
+ * `loader.css` without the rules of the style groups (`src/style-groups.ts`): each group's rules
+ * go to `loader-<group>.css`, which pages link only where one of the group's widgets mounts.
+ */
+function splitStyleGroups(): Plugin {
+  return {
+    name: 'loader-style-groups',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const css = bundle['loader.css'];
+        if (css?.type !== 'asset') throw new Error('loader build: no loader.css to split');
+        const { base, groups } = splitStyles(String(css.source));
+        css.source = base;
+        writtenStyleGroups.length = 0;
+        for (const group of STYLE_GROUP_NAMES) {
+          if (groups[group].trim() === '') continue;
+          this.emitFile({ type: 'asset', fileName: styleGroupFile(group), source: groups[group] });
+          writtenStyleGroups.push(group);
+        }
+      },
+    },
+  };
+}
 
 /**
  * The federation runtime's snapshot handler without its manifest code (≈2 KB gz of every page's
@@ -95,10 +125,13 @@ export default defineConfig({
       // Each lazy host module's name, by its resolved file.
       const facades = new Map<string, string>();
       return {
-        // `loader.json`: the chunks `loader.js` needs at once (its boot chunk with React), which the
-        // server links as modulepreload so they load beside it instead of after it, and the files of
-        // each lazy host module (its chunk and what that imports), linked on the pages of widgets
-        // that import it (`hostModules` of their manifest entries).
+        // `loader.json`: the chunks `loader.js` needs at once, which the server links as
+        // modulepreload so they load beside it instead of after it — `preload`, what it imports
+        // statically (the boot chunk), and `preloadLast`, what it imports on demand as it starts
+        // (React's chunk), which pages link after their widgets' files — and the files of each lazy
+        // host module (its chunk and what that imports), linked on the pages of widgets that
+        // import it (`hostModules` of their manifest entries), and the style groups it wrote
+        // (`styles`), linked on the pages of the groups' widgets.
         name: 'loader-preload-list',
         apply: 'build',
         async buildStart() {
@@ -109,12 +142,12 @@ export default defineConfig({
           }
         },
         writeBundle(options, bundle) {
-          const chunks = bundle as Parameters<typeof preloadList>[0];
-          const preload = preloadList(chunks, 'loader.js');
-          const lazy = Object.fromEntries(Object.entries(lazyChunkFiles(chunks, facades, preload)).map(([name, files]) => [name, files.map((f) => `/assets/${f}`)]));
+          const chunks = bundle as Parameters<typeof preloadParts>[0];
+          const { first, then } = preloadParts(chunks, 'loader.js');
+          const lazy = Object.fromEntries(Object.entries(lazyChunkFiles(chunks, facades, [...first, ...then])).map(([name, files]) => [name, files.map((f) => `/assets/${f}`)]));
           const missing = HOST_MODULES.lazy.filter((name) => !lazy[name]);
           if (missing.length > 0) throw new Error(`loader build: no chunk of its own for ${missing.join(', ')}`);
-          fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload: preload.map((f) => `/assets/${f}`), lazy }, null, 2)}\n`);
+          fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload: first.map((f) => `/assets/${f}`), preloadLast: then.map((f) => `/assets/${f}`), lazy, styles: writtenStyleGroups }, null, 2)}\n`);
         },
       } satisfies Plugin;
     })(),
@@ -125,6 +158,7 @@ export default defineConfig({
       resolveId: (source) => (source === '@module-federation/runtime/package.json' ? '\0federation-runtime-version' : null),
       load: (id) => (id === '\0federation-runtime-version' ? `export default { version: ${JSON.stringify(versionOf('@module-federation/runtime'))} };` : null),
     },
+    splitStyleGroups(),
     precompress(),
   ],
   // Static assets (news card icons) are copied next to the loader and served under /assets/.

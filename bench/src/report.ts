@@ -86,7 +86,7 @@ export function markdown(r: BenchReport): string {
     '|---|---:|---:|',
     `| loader.js | ${kb(r.loader.js.raw)} | ${kb(r.loader.js.gzip)} |`,
     ...r.loader.chunks.map((c) => `| ${c.name} | ${kb(c.raw)} | ${kb(c.gzip)} |`),
-    `| loader.css | ${kb(r.loader.css.raw)} | ${kb(r.loader.css.gzip)} |`,
+    ...r.loader.css.map((c) => `| ${c.name} | ${kb(c.raw)} | ${kb(c.gzip)} |`),
     '',
     '## Budgets',
     '',

@@ -17,7 +17,8 @@ export interface LoaderSize {
   js: FileSize;
   /** The loader's chunks (`host-*.js`: host modules a page fetches when a widget asks). */
   chunks: (FileSize & { name: string })[];
-  css: FileSize;
+  /** `loader.css`, which every page links, and each style group's file, which pages of its widgets link. */
+  css: (FileSize & { name: string })[];
 }
 
 /** Bytes of a file and of it gzipped as a server would (zlib's default level 6). */
@@ -61,7 +62,11 @@ export function loaderSize(loaderDir: string): LoaderSize {
   return {
     js: sizeOf(fs.readFileSync(path.join(loaderDir, 'loader.js'))),
     chunks: chunks.map((name) => ({ name, ...sizeOf(fs.readFileSync(path.join(loaderDir, name))) })),
-    css: sizeOf(fs.readFileSync(path.join(loaderDir, 'loader.css'))),
+    css: fs
+      .readdirSync(loaderDir)
+      .filter((f) => /^loader(-[\w-]+)?\.css$/.test(f))
+      .sort()
+      .map((name) => ({ name, ...sizeOf(fs.readFileSync(path.join(loaderDir, name))) })),
   };
 }
 

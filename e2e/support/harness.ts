@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import { createTestApp, startCluster, type Cluster, type ClusterOptions, type TestApp, type TestAppOptions } from '@app/server/testing';
 import { launchBrowser } from './browser.ts';
+import { unstyledGroupClasses, watchStyleGroups } from './style-groups.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -67,6 +68,7 @@ export function pageMaker(getBrowser: () => Browser, getBaseUrl: () => string): 
       const context: BrowserContext = await getBrowser().newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow', viewport: { width: 1280, height: 800 }, ...options });
       // Generous: in `npm test` the server and widget projects share the two cores with the browser.
       context.setDefaultTimeout(15_000);
+      await watchStyleGroups(context);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
@@ -84,7 +86,10 @@ export function pageMaker(getBrowser: () => Browser, getBaseUrl: () => string): 
           );
           console.error([`[e2e] ${testName}: failed at ${page.url()}`, saved ? `[e2e] screenshot: ${file}` : '[e2e] no screenshot (page closed)', ...errors].join('\n'));
         }
+        // A class of a style group on a page that did not link the group's stylesheet fails the test.
+        const unstyled = task.result?.state === 'fail' ? [] : await unstyledGroupClasses(page);
         await context.close();
+        if (unstyled.length > 0) throw new Error(`classes of a style group on a page without its stylesheet: ${unstyled.join(', ')}`);
       });
       return page;
     },

@@ -1,6 +1,7 @@
 import { widgetProps, type SetupStep, type WidgetName, type WidgetPropsInput, type WidgetManifest } from '@app/contracts';
 import { html, jsonForScript, raw, type RawHtml } from './html.ts';
 import type { LoaderFiles } from './manifest.ts';
+import { styleGroupFile, styleGroupsOf } from './style-groups.ts';
 
 export interface PageViewer {
   email: string;
@@ -74,7 +75,7 @@ export interface LayoutInput {
   widgets: WidgetMount[];
   manifest: WidgetManifest;
   loaderVersion: string;
-  /** The loader's chunks it needs at once (boot, React) and those of its lazy host modules, linked as modulepreload. */
+  /** The loader's chunks it needs at once (boot; React's last) and those of its lazy host modules, linked as modulepreload. */
   loaderFiles: LoaderFiles;
   current?: string;
   banner?: RawHtml | false;
@@ -155,15 +156,24 @@ const LOGO = '<svg class="brand__logo" width="28" height="28" viewBox="0 0 28 28
 
 /**
  * The loader's chunks and the files of the page's widgets as `modulepreload` links: the server
- * knows which widgets the page mounts, so the boot chunk with React, the widgets' entries and
- * exposed modules, and the chunks of the host modules they import (forms, dialog…) load beside
- * the loader instead of after it.
+ * knows which widgets the page mounts, so the boot chunk, the widgets' entries and exposed
+ * modules, the chunks of the host modules they import (forms, dialog…) and React's chunk load
+ * beside the loader instead of after it. In that order: a browser fetches a few files at a time
+ * from one server (six over HTTP/1.1) in the order the page names them, so the small files the
+ * boot and the widgets' remotes start with come before React's chunk, the largest, which they
+ * need last — on a slow link the remotes then start while React is still arriving.
  */
 function preloads(loader: LoaderFiles, manifest: WidgetManifest, nonce: string | undefined): RawHtml {
   const widgets = Object.values(manifest);
   const hostChunks = widgets.flatMap((m) => (m.hostModules ?? []).flatMap((name) => (Object.hasOwn(loader.lazy, name) ? (loader.lazy[name] ?? []) : [])));
-  const urls = [...new Set([...loader.preload, ...hostChunks, ...widgets.flatMap((m) => [m.entry, ...m.preload])])];
+  const urls = [...new Set([...loader.preload, ...widgets.flatMap((m) => [m.entry, ...m.preload]), ...hostChunks, ...loader.preloadLast])];
   return html`${urls.map((url) => html`<link rel="modulepreload" href="${url}"${nonce ? html` nonce="${nonce}"` : ''}>\n`)}`;
+}
+
+/** The stylesheets of the style groups the page's widgets need (those the loader's build wrote). */
+function styleLinks(input: Pick<LayoutInput, 'widgets' | 'loaderFiles' | 'loaderVersion'>): RawHtml {
+  const groups = styleGroupsOf(input.widgets.map((w) => w.name)).filter((group) => input.loaderFiles.styles.includes(group));
+  return html`${groups.map((group) => html`<link rel="stylesheet" href="/assets/${styleGroupFile(group)}?v=${input.loaderVersion}">\n`)}`;
 }
 
 /** The whole HTML document of a page. */
@@ -178,7 +188,7 @@ export function renderDocument(input: LayoutInput): string {
 ${input.styleNonce ? html`<meta name="csp-nonce" content="${input.styleNonce}">\n` : ''}<title>${input.title} — Нейростудия</title>
 ${ICON_LINKS}
 <link rel="stylesheet" href="/assets/loader.css?v=${input.loaderVersion}">
-<script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
+${styleLinks(input)}<script type="application/json" id="widget-manifest">${raw(jsonForScript(input.manifest))}</script>
 ${input.data?.length ? html`<script type="application/json" id="page-data">${raw(jsonForScript(input.data))}</script>\n` : ''}${input.devPreamble ? html`<script type="module" src="${input.devPreamble}"></script>\n` : ''}<script type="module" src="/assets/loader.js"></script>
 ${preloads(input.loaderFiles, input.manifest, input.styleNonce)}</head>
 <body class="layout-${input.layout}${input.fill ? ' layout-fill' : ''}">

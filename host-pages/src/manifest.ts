@@ -4,12 +4,19 @@ import path from 'node:path';
 import { z } from 'zod';
 import { WidgetManifestEntrySchema, type WidgetManifest, type WidgetManifestEntry } from '@app/contracts';
 import { devManifestEntry } from './dev.ts';
+import { STYLE_GROUP_NAMES } from './style-groups.ts';
 
 const ASSET = z.string().regex(/^\/assets\/[\w.-]+\.js$/);
 /** `loader.json` of the loader's build. */
-const LoaderFilesSchema = z.object({ preload: z.array(ASSET), lazy: z.record(z.string(), z.array(ASSET)).default({}) });
+const LoaderFilesSchema = z.object({
+  preload: z.array(ASSET),
+  preloadLast: z.array(ASSET).default([]),
+  lazy: z.record(z.string(), z.array(ASSET)).default({}),
+  /** The style groups the build wrote a file of (`loader-<group>.css`). */
+  styles: z.array(z.enum(STYLE_GROUP_NAMES)).default([]),
+});
 export type LoaderFiles = z.infer<typeof LoaderFilesSchema>;
-const NO_LOADER_FILES: LoaderFiles = { preload: [], lazy: {} };
+const NO_LOADER_FILES: LoaderFiles = { preload: [], preloadLast: [], lazy: {}, styles: [] };
 
 interface Cached<T> {
   mtimeMs: number;

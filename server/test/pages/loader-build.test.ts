@@ -21,15 +21,24 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
 const REACT_CODE = 'react.transitional.element';
 
 describe('the loader’s build', () => {
-  const { preload } = JSON.parse(read('loader.json')) as { preload: string[] };
-  const files = preload.map((url) => url.replace(/^\/assets\//, ''));
-  const boot = files.find((f) => /^host-boot-[\w-]+\.js$/.test(f)) ?? '';
-  const react = files.find((f) => /^host-react-[\w-]+\.js$/.test(f)) ?? '';
+  const { preload, preloadLast } = JSON.parse(read('loader.json')) as { preload: string[]; preloadLast: string[] };
+  const asFile = (url: string) => url.replace(/^\/assets\//, '');
+  const first = preload.map(asFile);
+  const last = preloadLast.map(asFile);
+  const files = [...first, ...last];
+  const boot = first.find((f) => /^host-boot-[\w-]+\.js$/.test(f)) ?? '';
+  const react = last.find((f) => /^host-react-[\w-]+\.js$/.test(f)) ?? '';
 
   it('links a boot chunk and a React chunk, and nothing else but the bundler’s runtime', () => {
     expect(boot).not.toBe('');
     expect(react).not.toBe('');
     expect(files.filter((f) => f !== boot && f !== react).every((f) => /^host-rolldown-runtime-[\w-]+\.js$/.test(f))).toBe(true);
+  });
+
+  it('lists what loader.js imports first and React’s chunk, which it imports on demand, apart (pages link React’s last)', () => {
+    expect(first).toEqual([...closure('loader.js')].filter((f) => f !== 'loader.js').sort());
+    expect(last).not.toContain(boot);
+    expect(new Set([...first, ...last]).size).toBe(files.length);
   });
 
   it('runs its boot chunk without React: nothing it needs first holds React’s code', () => {

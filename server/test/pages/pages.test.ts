@@ -146,15 +146,17 @@ describe('page documents', () => {
     expect(res.body).toContain('<script type="module" src="/assets/loader.js"></script>');
     // The widget's files load beside the loader, not after it: its entry and what it imports, with the page's nonce.
     const preloads = [...res.body.matchAll(/<link rel="modulepreload" href="([^"]+)" nonce="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-    // First the loader's boot chunk with React (what its build listed in loader.json), then the widget's.
-    const loaderPreload = (JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[] }).preload;
-    expect(loaderPreload.some((f) => /^\/assets\/host-boot-[\w-]+\.js$/.test(f))).toBe(true);
-    expect(loaderPreload.some((f) => /^\/assets\/host-react-[\w-]+\.js$/.test(f))).toBe(true);
-    expect(preloads.slice(0, loaderPreload.length)).toEqual(loaderPreload.map((f) => [f, nonce]));
-    expect(preloads.slice(loaderPreload.length)).toEqual([
+    // First the loader's boot chunk (what its build listed in loader.json), then the widget's files,
+    // then React's chunk: the largest file, which the boot and the remote need last.
+    const loaderFiles = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[]; preloadLast: string[] };
+    expect(loaderFiles.preload.some((f) => /^\/assets\/host-boot-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(loaderFiles.preloadLast.some((f) => /^\/assets\/host-react-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(preloads).toEqual([
+      ...loaderFiles.preload.map((f) => [f, nonce]),
       ['/widgets/auth/remoteEntry.js?v=abc', nonce],
       ['/widgets/auth/assets/mount-auth.js', nonce],
       ['/widgets/auth/assets/shared-map.js', nonce],
+      ...loaderFiles.preloadLast.map((f) => [f, nonce]),
     ]);
   });
 
@@ -167,7 +169,7 @@ describe('page documents', () => {
   });
 
   it('link the loader’s chunks of the host modules their widgets import, each file once, and none for widgets that import none', async () => {
-    const { preload, lazy } = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[]; lazy: Record<string, string[]> };
+    const { preload, preloadLast, lazy } = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { preload: string[]; preloadLast: string[]; lazy: Record<string, string[]> };
     const dialog = lazy['@app/kit/dialog'] ?? [];
     const tabs = lazy['@app/kit/tabs'] ?? [];
     expect(dialog.some((f) => /^\/assets\/host-dialog-[\w-]+\.js$/.test(f))).toBe(true);
@@ -176,13 +178,35 @@ describe('page documents', () => {
     expect(dialog.filter((f) => tabs.includes(f))).not.toEqual([]);
     const preloadsOf = (body: string) => [...body.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? '');
     const dashboard = preloadsOf((await page('/dashboard', (await newUser(t.db)).cookie)).body);
-    const hostChunks = dashboard.filter((f) => f.startsWith('/assets/') && !preload.includes(f));
-    expect(hostChunks.sort()).toEqual([...new Set([...dialog, ...tabs])].sort());
+    const hostChunks = dashboard.filter((f) => f.startsWith('/assets/') && !preload.includes(f) && !preloadLast.includes(f));
+    expect([...hostChunks].sort()).toEqual([...new Set([...dialog, ...tabs])].sort());
     expect(new Set(dashboard).size).toBe(dashboard.length);
-    // Before the widgets' own files: their remotes load those modules as they start.
-    expect(dashboard.indexOf(hostChunks[0] ?? '')).toBeLessThan(dashboard.findIndex((f) => f.startsWith('/widgets/')));
+    // After the widgets' entries and files, which the remotes start with; before React's chunk, the largest, needed last.
+    const firstHostChunk = dashboard.indexOf(hostChunks[0] ?? '');
+    expect(firstHostChunk).toBeGreaterThan(dashboard.findLastIndex((f) => f.startsWith('/widgets/')));
+    expect(dashboard.slice(firstHostChunk + hostChunks.length)).toEqual(preloadLast);
     const login = preloadsOf((await page('/login')).body);
     expect(login.filter((f) => Object.values(lazy).flat().includes(f))).toEqual([]);
+  });
+
+  it('link the stylesheet every page has and the style groups of their widgets only (the admin panel shows runs too)', async () => {
+    const { styles } = JSON.parse(fs.readFileSync(path.join(t.config.loaderDir, 'loader.json'), 'utf8')) as { styles: string[] };
+    expect(styles).toEqual(['chat', 'gen', 'admin']);
+    const sheets = (body: string) => [...body.matchAll(/<link rel="stylesheet" href="\/assets\/([\w-]+\.css)\?v=[\w]+">/g)].map((m) => m[1]);
+    const user = await newUser(t.db);
+    const admin = await newAdmin(t.db);
+    expect(sheets((await page('/login')).body)).toEqual(['loader.css']);
+    expect(sheets((await page('/dashboard', user.cookie)).body)).toEqual(['loader.css']);
+    expect(sheets((await page('/chat', user.cookie)).body)).toEqual(['loader.css', 'loader-chat.css']);
+    expect(sheets((await page('/ai-products', user.cookie)).body)).toEqual(['loader.css', 'loader-gen.css']);
+    expect(sheets((await page('/ai-history', user.cookie)).body)).toEqual(['loader.css', 'loader-gen.css']);
+    expect(sheets((await page('/admin/users', admin.cookie)).body)).toEqual(['loader.css', 'loader-gen.css', 'loader-admin.css']);
+    for (const file of ['loader-chat.css', 'loader-gen.css', 'loader-admin.css']) {
+      const res = await call(t.app, { url: `/assets/${file}`, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode, file).toBe(200);
+      expect(res.headers['content-encoding'], file).toBe('br');
+      expect(res.headers['cache-control'], file).toBe('no-cache');
+    }
   });
 
   it('escape the manifest inside its script element', async () => {

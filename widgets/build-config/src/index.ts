@@ -32,16 +32,24 @@ function staticClosure(byName: Map<string, BundleChunk>, fileName: string, seen 
 const chunksOf = (bundle: Record<string, BundleChunk>) => new Map(Object.values(bundle).filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
 
 /**
- * What a page preloads with an entry (`remoteEntry.js`, the loader's `loader.js`): the entry's
- * static imports, and what the entry itself imports on demand as soon as it runs (a remote's
- * exposed module and share map, the loader's boot chunk) with their static imports. Chunks the
- * code beyond the entry imports lazily (a widget's dialogs, the loader's host chunks) are left out.
+ * What a page preloads with an entry (`remoteEntry.js`, the loader's `loader.js`), in two parts in
+ * the order the entry needs them: `first`, the entry's static imports; `then`, what the entry
+ * itself imports on demand as soon as it runs (a remote's exposed module and share map, the
+ * loader's React chunk) with their static imports. Chunks the code beyond the entry imports lazily
+ * (a widget's dialogs, the loader's host chunks) are left out.
  */
-export function preloadList(bundle: Record<string, BundleChunk>, entry: string): string[] {
+export function preloadParts(bundle: Record<string, BundleChunk>, entry: string): { first: string[]; then: string[] } {
   const byName = chunksOf(bundle);
-  const seen = staticClosure(byName, entry);
+  const first = staticClosure(byName, entry);
+  const seen = new Set(first);
   for (const imported of byName.get(entry)?.dynamicImports ?? []) staticClosure(byName, imported, seen);
-  return [...seen].filter((f) => f !== entry).sort();
+  return { first: [...first].filter((f) => f !== entry).sort(), then: [...seen].filter((f) => !first.has(f)).sort() };
+}
+
+/** Both parts of {@link preloadParts} in one list, the static imports first. */
+export function preloadList(bundle: Record<string, BundleChunk>, entry: string): string[] {
+  const { first, then } = preloadParts(bundle, entry);
+  return [...first, ...then];
 }
 
 /**
