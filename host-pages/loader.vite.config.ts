@@ -3,12 +3,9 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { HOST_MODULES, installedVersion, lazyChunkFiles, precompress, preloadParts } from '@app/widget-build';
 import { splitStyles } from './src/split-styles.ts';
-import { STYLE_GROUP_NAMES, styleGroupFile, type StyleGroup } from './src/style-groups.ts';
+import { STYLE_GROUP_NAMES, styleGroupFile } from './src/style-groups.ts';
 
 const root = import.meta.dirname;
-
-/** The style groups the build wrote a file of (`splitStyleGroups`), for `loader.json`. */
-const writtenStyleGroups: StyleGroup[] = [];
 
 /**
  * `loader.css` without the rules of the style groups (`src/style-groups.ts`): each group's rules
@@ -24,11 +21,8 @@ function splitStyleGroups(): Plugin {
         if (css?.type !== 'asset') throw new Error('loader build: no loader.css to split');
         const { base, groups } = splitStyles(String(css.source));
         css.source = base;
-        writtenStyleGroups.length = 0;
         for (const group of STYLE_GROUP_NAMES) {
-          if (groups[group].trim() === '') continue;
-          this.emitFile({ type: 'asset', fileName: styleGroupFile(group), source: groups[group] });
-          writtenStyleGroups.push(group);
+          if (groups[group].trim() !== '') this.emitFile({ type: 'asset', fileName: styleGroupFile(group), source: groups[group] });
         }
       },
     },
@@ -145,9 +139,10 @@ export default defineConfig({
           const chunks = bundle as Parameters<typeof preloadParts>[0];
           const { first, then } = preloadParts(chunks, 'loader.js');
           const lazy = Object.fromEntries(Object.entries(lazyChunkFiles(chunks, facades, [...first, ...then])).map(([name, files]) => [name, files.map((f) => `/assets/${f}`)]));
+          const styles = STYLE_GROUP_NAMES.filter((group) => Object.hasOwn(bundle, styleGroupFile(group)));
           const missing = HOST_MODULES.lazy.filter((name) => !lazy[name]);
           if (missing.length > 0) throw new Error(`loader build: no chunk of its own for ${missing.join(', ')}`);
-          fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload: first.map((f) => `/assets/${f}`), preloadLast: then.map((f) => `/assets/${f}`), lazy, styles: writtenStyleGroups }, null, 2)}\n`);
+          fs.writeFileSync(path.join(options.dir ?? 'dist', 'loader.json'), `${JSON.stringify({ preload: first.map((f) => `/assets/${f}`), preloadLast: then.map((f) => `/assets/${f}`), lazy, styles }, null, 2)}\n`);
         },
       } satisfies Plugin;
     })(),
