@@ -149,6 +149,22 @@ class GuardedPool implements PostgresPool {
   }
 }
 
+export type ConnectionLimits = Pick<pg.PoolConfig, 'connectionTimeoutMillis' | 'statement_timeout' | 'query_timeout' | 'keepAlive'>;
+
+/**
+ * The limits of a pool's connections (pg's own options): connecting, one statement on the server
+ * (`statement_timeout`) and, a little later, on the client — a frozen server or a silent network
+ * never answers — with TCP keepalive. The app's pool and the job queue's (pg-boss) both take them.
+ */
+export function connectionLimits(opts: Pick<DbOptions, 'statementTimeoutMs' | 'connectTimeoutMs'>): ConnectionLimits {
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 30_000;
+  return {
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 } : {}),
+    keepAlive: true,
+  };
+}
+
 const pools = new WeakMap<Kysely<DB>, GuardedPool>();
 
 /** The pool under `db` (not under a transaction): lets prepared statements skip kysely's per-query work. */
@@ -162,16 +178,7 @@ export const poolOf = (db: Executor): GuardedPool | undefined => (db.isTransacti
  */
 export function createDb(connectionString: string, options: number | DbOptions): Db {
   const opts: DbOptions = typeof options === 'number' ? { poolSize: options } : options;
-  const statementTimeoutMs = opts.statementTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({
-    connectionString,
-    max: opts.poolSize,
-    idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
-    // A frozen server or a silent network never answers: give up on the client side too.
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 } : {}),
-    keepAlive: true,
-  });
+  const pool = new pg.Pool({ connectionString, max: opts.poolSize, idleTimeoutMillis: 30_000, ...connectionLimits(opts) });
   const report = (err: Error) => opts.onError?.(err);
   // A broken idle connection: the pool drops it.
   pool.on('error', report);

@@ -4,7 +4,7 @@ import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AppContext, JobQueue, SendOptions, SendableJob } from '../context.ts';
-import type { Executor } from '../db/database.ts';
+import { connectionLimits, type ConnectionLimits, type DbOptions, type Executor } from '../db/database.ts';
 import type { AnyJob } from './job.ts';
 import { exhaustedJobs, recordJobFailure } from './jobs.queries.ts';
 import type { PgListener } from '../lib/pg-listener.ts';
@@ -30,10 +30,14 @@ export class Jobs implements JobQueue {
     private readonly log: Logger,
     definitions: readonly AnyJob[],
     private readonly listener: PgListener,
+    limits: Pick<DbOptions, 'statementTimeoutMs' | 'connectTimeoutMs'> = {},
   ) {
     // Maintenance (jobs past their expiry failed and retried) every 30 s rather than pg-boss's 2
-    // minutes: a job whose worker was killed is run again soon after its expiry.
-    this.boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss', application_name: 'jobs', maintenanceIntervalSeconds: 30 });
+    // minutes: a job whose worker was killed is run again soon after its expiry. pg-boss hands its
+    // options to pg's pool: its connections get the app's limits, so that a frozen database or a
+    // silent network fails the queue's statements (retried at the next poll) instead of hanging them.
+    const options: PgBoss.ConstructorOptions & ConnectionLimits = { connectionString, max: 4, schema: 'pgboss', application_name: 'jobs', maintenanceIntervalSeconds: 30, ...connectionLimits(limits) };
+    this.boss = new PgBoss(options);
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
     for (const job of definitions) this.definitions.set(job.name, job);
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -31,10 +32,10 @@ afterEach(async () => {
 });
 
 /** A queue (not started) with its own notification connection, both stopped after the test. */
-function newJobs(definitions: AnyJob[]): { jobs: Jobs; listener: PgListener; log: pino.Logger } {
+function newJobs(definitions: AnyJob[], limits?: { statementTimeoutMs: number }): { jobs: Jobs; listener: PgListener; log: pino.Logger } {
   const log = pino({ level: 'silent' });
   const listener = new PgListener(database.url, log);
-  const jobs = new Jobs(database.url, log, definitions, listener);
+  const jobs = new Jobs(database.url, log, definitions, listener, limits);
   running.push(jobs, listener);
   return { jobs, listener, log };
 }
@@ -184,6 +185,29 @@ describe('typed jobs', () => {
     const failure = await db.selectFrom('job_failures').select(['payload']).where('job_id', '=', id ?? '').executeTakeFirstOrThrow();
     expect(failure.payload).toEqual({ to: 'a@b.ru' });
     expect(mailJob.redact?.({ to: 'a@b.ru', subject: '482913 — код подтверждения почты Нейростудии', text: 'x', html: 'y' })).toEqual({ to: 'a@b.ru', subject: '•••••• — код подтверждения почты Нейростудии' });
+  });
+});
+
+describe('the queue on a database that does not answer', () => {
+  it("fails a statement of its own that waits past the app's statement limit instead of hanging on it", async () => {
+    const job = defineJob({ name: 'test.limited', payload: z.object({ n: z.number() }), run: async () => undefined });
+    const { jobs, log } = newJobs([job], { statementTimeoutMs: 300 });
+    await jobs.start({ db, log, jobs, metrics: new Metrics({ db, queues: [], log }) } as unknown as AppContext, { work: false });
+    // The queue's table locked by another transaction until the send has settled. Without the
+    // limit on pg-boss's connections the send waits for the lock: the server then ends the
+    // locking transaction after 10 s idle, the send goes through, and the test fails.
+    let settled: unknown;
+    await db.transaction().execute(async (tx) => {
+      await sql`set local idle_in_transaction_session_timeout = '10s'`.execute(tx);
+      await sql`lock table pgboss.job in access exclusive mode`.execute(tx);
+      settled = await jobs.send(job, { n: 1 }).then(
+        () => 'sent',
+        (err: unknown) => err,
+      );
+    });
+    expect(settled).toMatchObject({ code: '57014' });
+    // Once the database answers again, the same queue sends.
+    await expect(jobs.send(job, { n: 2 })).resolves.toEqual(expect.any(String));
   });
 });
 
