@@ -122,3 +122,27 @@ describe('a widget file is sent in the encoding the browser accepts', () => {
     }
   });
 });
+
+describe("the build's scripts and styles carry a file's headers, not a document's", () => {
+  const DOCUMENT_ONLY = ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+
+  it('a widget’s entry and chunk, the loader and its styles: no sniffing and same-origin only, without CSP or framing rules', async () => {
+    for (const url of ['/widgets/demo/remoteEntry.js?v=1', '/widgets/demo/assets/mount-abcd1234.js', '/assets/loader.js', '/assets/loader.css?v=1']) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(res.headers['x-powered-by'], url).toBeUndefined();
+      for (const name of DOCUMENT_ONLY) expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+    }
+  });
+
+  it('pages, and files of the build that are not scripts or styles, keep the document’s headers', async () => {
+    for (const url of ['/login', '/widgets/demo/widget.json', '/assets/favicon-32.png', '/widgets/demo/remoteEntry.json', '/assets/loader.js.html']) {
+      const res = await get(url);
+      expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+});
