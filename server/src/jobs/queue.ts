@@ -9,6 +9,14 @@ import type { AnyJob } from './job.ts';
 import { exhaustedJobs, recordJobFailure } from './jobs.queries.ts';
 import type { PgListener } from '../lib/pg-listener.ts';
 
+/**
+ * The longest one statement of the queue's own may run (the client gives up 5 s later). Longer than
+ * the app's 30 s: pg-boss migrates its schema at start (after an upgrade of pg-boss, an index or a
+ * column on a table of every job) and archives a backlog in one statement, either of which may
+ * outlast a request's limit; a poll or a send never comes near it.
+ */
+export const QUEUE_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+
 /** The channel a committed `send` wakes the workers on (NOTIFY is delivered at commit). */
 const WAKE_CHANNEL = 'ns_jobs';
 
@@ -34,9 +42,17 @@ export class Jobs implements JobQueue {
   ) {
     // Maintenance (jobs past their expiry failed and retried) every 30 s rather than pg-boss's 2
     // minutes: a job whose worker was killed is run again soon after its expiry. pg-boss hands its
-    // options to pg's pool: its connections get the app's limits, so that a frozen database or a
-    // silent network fails the queue's statements (retried at the next poll) instead of hanging them.
-    const options: PgBoss.ConstructorOptions & ConnectionLimits = { connectionString, max: 4, schema: 'pgboss', application_name: 'jobs', maintenanceIntervalSeconds: 30, ...connectionLimits(limits) };
+    // options to pg's pool: its connections get limits too, so that a frozen database or a silent
+    // network fails the queue's statements (retried at the next poll) instead of hanging them for
+    // ever — the app's connect timeout, and a statement limit of its own (`QUEUE_STATEMENT_TIMEOUT_MS`).
+    const options: PgBoss.ConstructorOptions & ConnectionLimits = {
+      connectionString,
+      max: 4,
+      schema: 'pgboss',
+      application_name: 'jobs',
+      maintenanceIntervalSeconds: 30,
+      ...connectionLimits({ statementTimeoutMs: QUEUE_STATEMENT_TIMEOUT_MS, ...limits }),
+    };
     this.boss = new PgBoss(options);
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
     for (const job of definitions) this.definitions.set(job.name, job);

@@ -137,9 +137,10 @@ describe("the build's scripts and styles carry a file's headers, not a document'
     }
   });
 
-  it('pages, and files of the build that are not scripts or styles, keep the document’s headers', async () => {
-    for (const url of ['/login', '/widgets/demo/widget.json', '/assets/favicon-32.png', '/widgets/demo/remoteEntry.json', '/assets/loader.js.html']) {
+  it('pages, files of the build that are not scripts or styles, and the error pages a script’s address may answer keep the document’s headers', async () => {
+    for (const url of ['/login', '/widgets/demo/widget.json', '/assets/favicon-32.png', '/widgets/demo/remoteEntry.json', '/assets/loader.js.html', '/assets/nope.js', '/widgets/demo/assets/nope.css', '/assets/%2e%2e/x.js', '/widgets/demo.js', '/widgets/x/..%2f..%2fx.js']) {
       const res = await get(url);
+      expect(res.headers['content-type'], url).not.toMatch(/javascript|css/);
       expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
