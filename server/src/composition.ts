@@ -50,7 +50,7 @@ export function createContext(deps: ContextDeps): AppContext {
     db: deps.db,
     log: deps.log,
     secrets: deps.secrets,
-    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS, listener, { connectTimeoutMs: config.database.connectTimeoutMs }),
+    jobs: new Jobs(deps.databaseUrl, deps.log, ALL_JOBS, listener),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, env: config.env, log: deps.log }),
     cloudpayments: cp.sandbox ? new SandboxCloudPaymentsApi(() => ctx) : new HttpCloudPaymentsApi(cp.apiUrl, cp.publicId, cp.apiSecret),
     telegram: config.telegram.botToken ? new HttpTelegramClient(config.telegram.apiUrl, config.telegram.botToken) : new SandboxTelegramClient(deps.db),

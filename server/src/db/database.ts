@@ -31,7 +31,7 @@ export interface DbOptions {
   poolSize: number;
   /** Server-side limit of one statement (`statement_timeout`); the client gives up a little later. 0: no limit (migrations). */
   statementTimeoutMs?: number;
-  /** How long a request waits for a connection (to open one, or for one to come free). */
+  /** How long a request waits for a connection (to open one, or for one to come free); 0: as long as it takes. */
   connectTimeoutMs?: number;
   /** Requests allowed to wait for a connection at once; more are refused at once. */
   maxWaiting?: number;

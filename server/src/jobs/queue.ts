@@ -38,20 +38,22 @@ export class Jobs implements JobQueue {
     private readonly log: Logger,
     definitions: readonly AnyJob[],
     private readonly listener: PgListener,
-    limits: Pick<DbOptions, 'statementTimeoutMs' | 'connectTimeoutMs'> = {},
+    limits: Pick<DbOptions, 'statementTimeoutMs'> = {},
   ) {
     // Maintenance (jobs past their expiry failed and retried) every 30 s rather than pg-boss's 2
     // minutes: a job whose worker was killed is run again soon after its expiry. pg-boss hands its
-    // options to pg's pool: its connections get limits too, so that a frozen database or a silent
-    // network fails the queue's statements (retried at the next poll) instead of hanging them for
-    // ever — the app's connect timeout, and a statement limit of its own (`QUEUE_STATEMENT_TIMEOUT_MS`).
+    // options to pg's pool: its statements get a limit of their own (`QUEUE_STATEMENT_TIMEOUT_MS`)
+    // and TCP keepalive, so that a frozen database or a silent network fails them (retried at the
+    // next poll) instead of hanging them for ever. No limit on the wait for a connection, though:
+    // pg-boss marks a finished job completed without awaiting the call, and a call that gave up
+    // waiting while its four connections were busy would leave the job to run again after its expiry.
     const options: PgBoss.ConstructorOptions & ConnectionLimits = {
       connectionString,
       max: 4,
       schema: 'pgboss',
       application_name: 'jobs',
       maintenanceIntervalSeconds: 30,
-      ...connectionLimits({ statementTimeoutMs: QUEUE_STATEMENT_TIMEOUT_MS, ...limits }),
+      ...connectionLimits({ statementTimeoutMs: QUEUE_STATEMENT_TIMEOUT_MS, ...limits, connectTimeoutMs: 0 }),
     };
     this.boss = new PgBoss(options);
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
