@@ -40,10 +40,13 @@ function newJobs(definitions: AnyJob[], limits?: { statementTimeoutMs: number })
   return { jobs, listener, log };
 }
 
+/** A context holding just this file's database, the queue and the figures jobs count into. */
+const queueContext = (jobs: Jobs, log: pino.Logger) => ({ db, log, jobs, metrics: new Metrics({ db, queues: [], log }) }) as unknown as AppContext;
+
 /** A queue over `definitions` on this file's database, with a context holding just the database (and the figures jobs count into). */
 async function startJobs(definitions: AnyJob[], opts: { pollSeconds?: number } = {}): Promise<Jobs> {
   const { jobs, listener, log } = newJobs(definitions);
-  await jobs.start({ db, log, jobs, metrics: new Metrics({ db, queues: [], log }) } as unknown as AppContext, { work: true, pollSeconds: opts.pollSeconds ?? 0.5 });
+  await jobs.start(queueContext(jobs, log), { work: true, pollSeconds: opts.pollSeconds ?? 0.5 });
   await listener.start();
   return jobs;
 }
@@ -163,7 +166,7 @@ describe('typed jobs', () => {
       run: async () => undefined,
     });
     const { jobs, log } = newJobs([job]);
-    await jobs.start({ db, log, jobs } as unknown as AppContext, { work: false });
+    await jobs.start(queueContext(jobs, log), { work: false });
     expect(await jobs.send(job, { key: 'a' })).not.toBeNull();
     expect(await jobs.send(job, { key: 'a' })).toBeNull();
     expect(await jobs.send(job, { key: 'b' })).not.toBeNull();
@@ -191,12 +194,11 @@ describe('typed jobs', () => {
 describe('the queue on a database that does not answer', () => {
   it('fails a statement of its own that waits past its statement limit instead of hanging on it', async () => {
     const job = defineJob({ name: 'test.limited', payload: z.object({ n: z.number() }), run: async () => undefined });
-    const context = (jobs: Jobs, log: pino.Logger) => ({ db, log, jobs, metrics: new Metrics({ db, queues: [], log }) }) as unknown as AppContext;
     // The queue's table made first without a short limit (its partition and indexes take a while on a busy machine).
     const made = newJobs([job]);
-    await made.jobs.start(context(made.jobs, made.log), { work: false });
+    await made.jobs.start(queueContext(made.jobs, made.log), { work: false });
     const { jobs, log } = newJobs([job], { statementTimeoutMs: 1_000 });
-    await jobs.start(context(jobs, log), { work: false });
+    await jobs.start(queueContext(jobs, log), { work: false });
     // The queue's table locked by another transaction until the send has settled. Without the
     // limit on pg-boss's connections the send waits for the lock: the server then ends the
     // locking transaction after 10 s idle, the send goes through, and the test fails.
